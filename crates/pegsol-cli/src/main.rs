@@ -1,0 +1,611 @@
+//! `pegsol`: the command-line front end of the pegsol library.
+//!
+//! Exit codes: 0 solved (or nothing to refute), 1 proven impossible, 2 bad input or usage,
+//! 3 undecided within the time or memory budget.
+
+use std::io::IsTerminal;
+use std::path::Path;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::{bail, Context, Result};
+use clap::{Args, Parser, Subcommand};
+use indicatif::{ProgressBar, ProgressStyle};
+use pegsol::{notation, Bits, Board, Finish, Jump, Limits, Outcome, Problem, Stats};
+use serde_json::{json, Value};
+
+#[derive(Parser)]
+#[command(name = "pegsol", version, about = "Peg solitaire solver and toolkit")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// List the built-in boards with their sizes and conventional starting vacancy.
+    Boards {
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Solve a board: find a line of play to the finish, or prove there is none.
+    Solve {
+        #[command(flatten)]
+        setup: Setup,
+        /// Holes that must hold the final pegs, e.g. d4 or "c4,e4"; or `any` for one peg
+        /// anywhere. Default: the single starting vacancy, or `any`.
+        #[arg(long)]
+        finish: Option<String>,
+        #[command(flatten)]
+        budget: BudgetArgs,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Every hole where one last peg can end, each with a solution, and why the others cannot.
+    Ends {
+        #[command(flatten)]
+        setup: Setup,
+        #[command(flatten)]
+        budget: BudgetArgs,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Replay a line of play and show where it ends (or which jump is illegal).
+    Replay {
+        #[command(flatten)]
+        setup: Setup,
+        /// The jumps or moves, e.g. "d2-d4 f3-d3" or "d2-d4-f4".
+        jumps: String,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Show a board: its holes, labels, symmetry group and position classes.
+    Show {
+        #[command(flatten)]
+        setup: Setup,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+#[derive(Args)]
+struct Setup {
+    /// A built-in board name (see `pegsol boards`) or the path of a board file.
+    board: String,
+    /// Holes that start empty, e.g. d4 or "c4,e4". Default: the board's conventional start,
+    /// or the position drawn in the board file.
+    #[arg(long)]
+    empty: Option<String>,
+}
+
+#[derive(Args)]
+struct BudgetArgs {
+    /// Memory budget for the search tables, in MB.
+    #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
+    max_memory: u64,
+    /// Time budget in seconds (for `ends`: per hole).
+    #[arg(long)]
+    timeout: Option<f64>,
+}
+
+impl BudgetArgs {
+    fn limits(&self) -> Result<Limits> {
+        let timeout = match self.timeout {
+            Some(s) if !(s.is_finite() && s > 0.0) => {
+                bail!("--timeout must be a positive number of seconds, got {s}")
+            }
+            Some(s) => Some(Duration::from_secs_f64(s.min(1e9))),
+            None => None,
+        };
+        Ok(Limits {
+            max_memory: (self.max_memory as usize).saturating_mul(1 << 20),
+            timeout,
+            ..Limits::default()
+        })
+    }
+}
+
+/// Exit code for a problem proven impossible.
+const IMPOSSIBLE: u8 = 1;
+/// Exit code for bad input or usage.
+const BAD_INPUT: u8 = 2;
+/// Exit code for an answer not found within the budget.
+const UNDECIDED: u8 = 3;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => ExitCode::from(code),
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(BAD_INPUT)
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<u8> {
+    match cli.command {
+        Command::Boards { json } => boards(json),
+        Command::Solve {
+            setup,
+            finish,
+            budget,
+            json,
+        } => solve(&setup, finish.as_deref(), &budget, json),
+        Command::Ends {
+            setup,
+            budget,
+            json,
+        } => ends(&setup, &budget, json),
+        Command::Replay { setup, jumps, json } => replay(&setup, &jumps, json),
+        Command::Show { setup, json } => show(&setup, json),
+    }
+}
+
+/// Reads a board by name or file path.
+fn load_board(name: &str) -> Result<Board> {
+    let path = Path::new(name);
+    if path.is_file() {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read board file {name}"))?;
+        let stem = path
+            .file_stem()
+            .map_or(name.to_string(), |s| s.to_string_lossy().into_owned());
+        return Board::parse(&stem, &text).with_context(|| format!("board file {name}"));
+    }
+    Ok(Board::builtin(name)?)
+}
+
+/// The board and starting pegs from a setup.
+fn load_setup(setup: &Setup) -> Result<(Board, Bits)> {
+    let board = load_board(&setup.board)?;
+    let start = match &setup.empty {
+        Some(list) => {
+            let empty = board.hole_set(list).context("--empty")?;
+            board.holes().minus(empty)
+        }
+        None => board
+            .start()
+            .ok_or_else(|| pegsol::Error::NoStart(board.name().to_string()))?,
+    };
+    Ok((board, start))
+}
+
+fn print_json(value: &Value) {
+    println!(
+        "{}",
+        serde_json::to_string_pretty(value).unwrap_or_default()
+    );
+}
+
+/// A spinner on stderr, only when stderr is a terminal.
+fn spinner(what: &str) -> Option<ProgressBar> {
+    if !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let bar = ProgressBar::new_spinner();
+    bar.set_style(ProgressStyle::with_template("{spinner} {elapsed} {msg}").ok()?);
+    bar.set_message(what.to_string());
+    bar.enable_steady_tick(Duration::from_millis(120));
+    Some(bar)
+}
+
+fn boards(json: bool) -> Result<u8> {
+    let samples = [
+        ("english", "english"),
+        ("french", "french"),
+        ("wiegleb", "wiegleb"),
+        ("diamond", "diamond"),
+        ("rect:RxC", "rect:4x4"),
+        ("triangle:N", "triangle:5"),
+        ("english-diagonal", "english-diagonal"),
+        ("french-diagonal", "french-diagonal"),
+    ];
+    let mut rows = Vec::new();
+    for (name, sample) in samples {
+        let b = Board::builtin(sample)?;
+        let vacancy = b.start().map(|s| b.holes().minus(s)).unwrap_or_default();
+        let holes = match name {
+            "rect:RxC" => "R*C (<= 64)".to_string(),
+            "triangle:N" => "N(N+1)/2".to_string(),
+            _ => b.hole_count().to_string(),
+        };
+        rows.push((name, holes, b, vacancy));
+    }
+    if json {
+        let list: Vec<Value> = rows
+            .iter()
+            .map(|(name, holes, b, vacancy)| {
+                json!({
+                    "name": name, "holes": holes, "lattice": b.lattice().name(),
+                    "symmetries": b.symmetries().len(), "classes": b.classes().count(),
+                    "vacancy": b.labels(*vacancy), "example": b.name(),
+                })
+            })
+            .collect();
+        print_json(&json!({ "boards": list }));
+        return Ok(0);
+    }
+    println!(
+        "{:<18} {:>12}  {:<11} {:>4} {:>7}  vacancy",
+        "board", "holes", "lattice", "syms", "classes"
+    );
+    for (name, holes, b, vacancy) in &rows {
+        let note = if b.name() != *name {
+            format!("  (e.g. {}: {} holes)", b.name(), b.hole_count())
+        } else {
+            String::new()
+        };
+        println!(
+            "{:<18} {:>12}  {:<11} {:>4} {:>7}  {}{}",
+            name,
+            holes,
+            b.lattice().name(),
+            b.symmetries().len(),
+            b.classes().count(),
+            notation::set_text(b, *vacancy),
+            note
+        );
+    }
+    println!("\nAny other argument is read as a board file: one row per line, 'o' a peg, '.' an empty hole, a space for no hole.");
+    Ok(0)
+}
+
+fn finish_of(board: &Board, start: Bits, finish: Option<&str>) -> Result<Finish> {
+    Ok(match finish.map(str::trim) {
+        None => Problem::default_finish(board, start),
+        Some(f) if f.eq_ignore_ascii_case("any") => Finish::AnyOne,
+        Some(f) => Finish::Holes(board.hole_set(f).context("--finish")?),
+    })
+}
+
+fn finish_text(board: &Board, finish: Finish) -> String {
+    match finish {
+        Finish::Holes(f) => notation::set_text(board, f),
+        Finish::AnyOne => "any".to_string(),
+    }
+}
+
+fn finish_json(board: &Board, finish: Finish) -> Value {
+    match finish {
+        Finish::Holes(f) => json!(board.labels(f)),
+        Finish::AnyOne => json!("any"),
+    }
+}
+
+fn stats_json(stats: &Stats) -> Value {
+    json!({ "nodes": stats.nodes, "dead": stats.dead, "millis": stats.millis })
+}
+
+/// Replays a solution with the library's independent checker before it is shown.
+fn checked(board: &Board, start: Bits, jumps: &[Jump], finish: Bits) -> Result<()> {
+    let end = pegsol::replay(board, start, jumps)
+        .context("internal error: a solution failed its replay")?;
+    if end != finish {
+        bail!("internal error: a solution replays to a different position");
+    }
+    Ok(())
+}
+
+fn undecided_text(budget: pegsol::Budget, limits: &Limits) -> String {
+    match budget {
+        pegsol::Budget::Memory => format!(
+            "undecided within budget: the dead-position table reached the memory limit ({} MB); raise --max-memory",
+            limits.max_memory >> 20
+        ),
+        pegsol::Budget::Time => format!(
+            "undecided within budget: no answer within {:.3} s; raise --timeout",
+            limits.timeout.map_or(0.0, |t| t.as_secs_f64())
+        ),
+    }
+}
+
+fn class_line(board: &Board, start: Bits) -> String {
+    let classes = board.classes();
+    let c = classes.class_of(start);
+    let singles: Vec<String> = board
+        .holes()
+        .iter()
+        .filter(|h| classes.class_of(h.bit()) == c)
+        .map(|h| board.label(h))
+        .collect();
+    format!(
+        "position class {} of {}; single pegs in this class: {}",
+        classes.class_text(start),
+        classes.count(),
+        if singles.is_empty() {
+            "none".to_string()
+        } else {
+            singles.join(" ")
+        }
+    )
+}
+
+fn solve(setup: &Setup, finish: Option<&str>, budget: &BudgetArgs, json: bool) -> Result<u8> {
+    let (board, start) = load_setup(setup)?;
+    let finish = finish_of(&board, start, finish)?;
+    let problem = Problem::new(&board, start, finish)?;
+    let limits = budget.limits()?;
+    let bar = spinner("solving");
+    let report = pegsol::solve_with_progress(&problem, &limits, &|s: &Stats| {
+        if let Some(bar) = &bar {
+            bar.set_message(format!(
+                "solving: {} nodes, {} dead positions",
+                s.nodes, s.dead
+            ));
+        }
+    });
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    let empty = board.holes().minus(start);
+    let (status, code) = match &report.outcome {
+        Outcome::Solved { jumps, finish } => {
+            checked(&board, start, jumps, *finish)?;
+            ("solved", 0)
+        }
+        Outcome::Impossible(_) => ("impossible", IMPOSSIBLE),
+        Outcome::Undecided(_) => ("undecided", UNDECIDED),
+    };
+    let jumps: &[Jump] = match &report.outcome {
+        Outcome::Solved { jumps, .. } => jumps,
+        _ => &[],
+    };
+    let jump_texts: Vec<String> = jumps
+        .iter()
+        .map(|&j| notation::jump_text(&board, j))
+        .collect();
+    let moves = notation::move_texts(&board, jumps);
+    if json {
+        let mut v = json!({
+            "board": board.name(),
+            "holes": board.hole_count(),
+            "lattice": board.lattice().name(),
+            "empty": board.labels(empty),
+            "finish": finish_json(&board, finish),
+            "status": status,
+            "reason": match &report.outcome {
+                Outcome::Impossible(r) => json!(r.to_string()),
+                Outcome::Undecided(b) => json!(format!("{b} budget")),
+                Outcome::Solved { .. } => Value::Null,
+            },
+            "class": board.classes().class_text(start),
+            "classes": board.classes().count(),
+            "jumps": jump_texts,
+            "moves": moves.len(),
+            "move_list": moves,
+            "stats": stats_json(&report.stats),
+        });
+        if let Outcome::Solved { finish, .. } = &report.outcome {
+            v["final"] = json!(board.labels(*finish));
+        }
+        print_json(&v);
+        return Ok(code);
+    }
+    println!(
+        "board {} ({} holes, {} lattice), empty: {}, finish: {}",
+        board.name(),
+        board.hole_count(),
+        board.lattice(),
+        notation::set_text(&board, empty),
+        finish_text(&board, finish)
+    );
+    println!("{}", class_line(&board, start));
+    match &report.outcome {
+        Outcome::Solved { jumps, finish } => {
+            println!(
+                "solved: {} jumps, {} moves (replayed and checked)",
+                jumps.len(),
+                moves.len()
+            );
+            for (i, j) in jump_texts.iter().enumerate() {
+                print!("{:>3}. {:<8}", i + 1, j);
+                if (i + 1) % 6 == 0 || i + 1 == jump_texts.len() {
+                    println!();
+                }
+            }
+            println!("moves: {}", moves.join(" "));
+            println!("final position:\n{}", board.draw(*finish));
+        }
+        Outcome::Impossible(reason) => {
+            println!("impossible: {}", explain(&board, start, finish, *reason));
+        }
+        Outcome::Undecided(b) => println!("{}", undecided_text(*b, &limits)),
+    }
+    println!(
+        "{} nodes, {} dead positions, {} ms",
+        report.stats.nodes, report.stats.dead, report.stats.millis
+    );
+    Ok(code)
+}
+
+fn explain(board: &Board, start: Bits, finish: Finish, reason: pegsol::Reason) -> String {
+    match reason {
+        pegsol::Reason::Class => format!(
+            "position class: the start is in class {} and {} in no such class, and jumps never change the class",
+            board.classes().class_text(start),
+            match finish {
+                Finish::Holes(f) => format!("the finish is in class {}", board.classes().class_text(f)),
+                Finish::AnyOne => "a single peg is".to_string(),
+            }
+        ),
+        pegsol::Reason::Pagoda => "pagoda function: a weighting whose total never rises is lower on the start than on the finish".to_string(),
+        pegsol::Reason::Exhausted => "exhausted search: every line of play was tried".to_string(),
+    }
+}
+
+fn ends(setup: &Setup, budget: &BudgetArgs, json: bool) -> Result<u8> {
+    let (board, start) = load_setup(setup)?;
+    if start.is_empty() {
+        bail!("the start has no pegs; leave at least one hole filled");
+    }
+    let mut limits = budget.limits()?;
+    // Holes are solved in parallel; share the memory budget between the threads.
+    limits.max_memory /= rayon::current_num_threads().max(1);
+    let bar = spinner("searching end holes");
+    let result = pegsol::ends(&board, start, &limits);
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    let mut reachable = Vec::new();
+    let mut impossible = Vec::new();
+    let mut undecided = Vec::new();
+    for e in &result.holes {
+        let label = board.label(e.hole);
+        match &e.outcome {
+            Outcome::Solved { jumps, finish } => {
+                checked(&board, start, jumps, *finish)?;
+                reachable.push((label, jumps.clone(), e.stats));
+            }
+            Outcome::Impossible(r) => impossible.push((label, r.to_string())),
+            Outcome::Undecided(b) => undecided.push((label, b.to_string())),
+        }
+    }
+    let code = if !undecided.is_empty() {
+        UNDECIDED
+    } else if reachable.is_empty() {
+        IMPOSSIBLE
+    } else {
+        0
+    };
+    let empty = board.holes().minus(start);
+    if json {
+        print_json(&json!({
+            "board": board.name(),
+            "empty": board.labels(empty),
+            "class": board.classes().class_text(start),
+            "ends": reachable.iter().map(|(h, jumps, stats)| json!({
+                "hole": h,
+                "jumps": jumps.iter().map(|&j| notation::jump_text(&board, j)).collect::<Vec<_>>(),
+                "moves": notation::move_texts(&board, jumps).len(),
+                "stats": stats_json(stats),
+            })).collect::<Vec<_>>(),
+            "impossible": impossible.iter().map(|(h, r)| json!({"hole": h, "reason": r})).collect::<Vec<_>>(),
+            "undecided": undecided.iter().map(|(h, b)| json!({"hole": h, "budget": b})).collect::<Vec<_>>(),
+        }));
+        return Ok(code);
+    }
+    println!(
+        "board {} ({} holes), empty: {}",
+        board.name(),
+        board.hole_count(),
+        notation::set_text(&board, empty)
+    );
+    println!("{}", class_line(&board, start));
+    println!(
+        "one last peg can end on {} hole(s): {}",
+        reachable.len(),
+        reachable
+            .iter()
+            .map(|r| r.0.as_str())
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
+    for (h, jumps, _) in &reachable {
+        println!("  {h}: {}", notation::move_texts(&board, jumps).join(" "));
+    }
+    let mut by_reason: Vec<(String, Vec<String>)> = Vec::new();
+    for (h, r) in &impossible {
+        match by_reason.iter_mut().find(|(reason, _)| reason == r) {
+            Some((_, list)) => list.push(h.clone()),
+            None => by_reason.push((r.clone(), vec![h.clone()])),
+        }
+    }
+    for (reason, holes) in &by_reason {
+        println!("impossible by {reason}: {}", holes.join(" "));
+    }
+    if !undecided.is_empty() {
+        println!(
+            "undecided within budget: {} (raise --timeout or --max-memory)",
+            undecided
+                .iter()
+                .map(|u| format!("{} ({})", u.0, u.1))
+                .collect::<Vec<_>>()
+                .join(" ")
+        );
+    }
+    let map = board.draw_with(|h| {
+        let l = board.label(h);
+        if reachable.iter().any(|r| r.0 == l) {
+            'E'
+        } else if start.contains(h) {
+            'o'
+        } else {
+            '.'
+        }
+    });
+    println!("start, with the end holes marked E:\n{map}");
+    Ok(code)
+}
+
+fn replay(setup: &Setup, jumps: &str, json: bool) -> Result<u8> {
+    let (board, start) = load_setup(setup)?;
+    let jumps = notation::parse_jumps(&board, jumps)?;
+    let end = pegsol::replay(&board, start, &jumps)?;
+    if json {
+        print_json(&json!({
+            "board": board.name(),
+            "jumps": jumps.iter().map(|&j| notation::jump_text(&board, j)).collect::<Vec<_>>(),
+            "moves": notation::move_texts(&board, &jumps).len(),
+            "pegs": end.count(),
+            "final": board.labels(end),
+        }));
+    } else {
+        println!(
+            "{} jumps, {} moves, all legal; {} pegs left:\n{}",
+            jumps.len(),
+            notation::move_texts(&board, &jumps).len(),
+            end.count(),
+            board.draw(end)
+        );
+    }
+    Ok(0)
+}
+
+fn show(setup: &Setup, json: bool) -> Result<u8> {
+    let (board, start) = load_setup(setup)?;
+    let classes = board.classes();
+    if json {
+        print_json(&json!({
+            "board": board.name(),
+            "holes": board.hole_count(),
+            "lattice": board.lattice().name(),
+            "labels": board.labels(board.holes()),
+            "empty": board.labels(board.holes().minus(start)),
+            "jumps": board.jumps().len(),
+            "symmetries": board.symmetries().len(),
+            "classes": classes.count(),
+            "class": classes.class_text(start),
+            "invariants": classes.functionals().iter().map(|f| board.labels(*f)).collect::<Vec<_>>(),
+            "picture": board.to_picture(start),
+        }));
+        return Ok(0);
+    }
+    println!(
+        "board {}: {} holes, {} lattice, {} jumps, {} symmetries",
+        board.name(),
+        board.hole_count(),
+        board.lattice(),
+        board.jumps().len(),
+        board.symmetries().len()
+    );
+    println!("{}", board.draw(start));
+    println!("{}", class_line(&board, start));
+    println!(
+        "the {} class bits are the parities of the pegs on these hole sets (each meets every jump in 0 or 2 holes):",
+        classes.dimension()
+    );
+    for (k, f) in classes.functionals().iter().enumerate() {
+        println!("bit {k}:");
+        print!(
+            "{}",
+            board.draw_with(|h| if f.contains(h) { '1' } else { '0' })
+        );
+    }
+    Ok(0)
+}

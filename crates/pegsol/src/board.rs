@@ -1,0 +1,592 @@
+//! Boards: a set of holes on a lattice, with everything derived from the shape once
+//! (jumps, symmetry group, position classes), and positions drawn on them.
+
+use std::fmt;
+
+use crate::bitset::{Bits, Hole, MAX_HOLES};
+use crate::classes::Classes;
+use crate::error::{Error, Result};
+use crate::jumps::Jump;
+use crate::lattice::Lattice;
+use crate::notation;
+use crate::symmetry::Symmetries;
+
+/// The largest picture side the parser accepts, to keep the coordinate index small.
+const MAX_SIDE: usize = 4096;
+
+/// A peg solitaire board: holes at integer coordinates on a lattice.
+///
+/// Holes are numbered row-major (top to bottom, left to right), so hole indices, bit order and
+/// reading order agree. A board is built only by [`Board::new`], [`Board::parse`] or
+/// [`Board::builtin`], which check it; everything else is derived from it and immutable.
+#[derive(Clone)]
+pub struct Board {
+    name: String,
+    lattice: Lattice,
+    rows: usize,
+    cols: usize,
+    coords: Vec<(usize, usize)>,
+    index: Vec<u8>,
+    holes: Bits,
+    start: Option<Bits>,
+    jumps: Vec<Jump>,
+    symmetries: Symmetries,
+    classes: Classes,
+}
+
+const NO_HOLE: u8 = u8::MAX;
+
+impl Board {
+    /// Builds a board from hole coordinates `(row, col)` on `lattice`, with an optional
+    /// conventional start given as the holes that start empty.
+    ///
+    /// Coordinates are shifted so the bounding box starts at `(0, 0)`; duplicates are ignored.
+    pub fn new(
+        name: &str,
+        lattice: Lattice,
+        cells: &[(usize, usize)],
+        start_empty: Option<&[(usize, usize)]>,
+    ) -> Result<Board> {
+        let mut coords: Vec<(usize, usize)> = cells.to_vec();
+        coords.sort_unstable();
+        coords.dedup();
+        if coords.is_empty() {
+            return Err(Error::EmptyBoard);
+        }
+        if coords.len() > MAX_HOLES {
+            let (r, c) = coords[MAX_HOLES];
+            return Err(Error::TooManyHoles {
+                line: r + 1,
+                column: c + 1,
+                count: MAX_HOLES + 1,
+            });
+        }
+        let r0 = coords.iter().map(|c| c.0).min().unwrap_or(0);
+        let c0 = coords.iter().map(|c| c.1).min().unwrap_or(0);
+        let rows = coords.iter().map(|c| c.0).max().unwrap_or(0) - r0 + 1;
+        let cols = coords.iter().map(|c| c.1).max().unwrap_or(0) - c0 + 1;
+        if rows > MAX_SIDE || cols > MAX_SIDE {
+            return Err(Error::BoardTooLarge { rows, cols });
+        }
+        for c in &mut coords {
+            *c = (c.0 - r0, c.1 - c0);
+        }
+        let mut index = vec![NO_HOLE; rows * cols];
+        for (i, &(r, c)) in coords.iter().enumerate() {
+            index[r * cols + c] = i as u8;
+        }
+        let n = coords.len();
+        let mut board = Board {
+            name: name.to_string(),
+            lattice,
+            rows,
+            cols,
+            coords,
+            index,
+            holes: Bits::first(n),
+            start: None,
+            jumps: Vec::new(),
+            symmetries: Symmetries::default(),
+            classes: Classes::default(),
+        };
+        if let Some(empty) = start_empty {
+            let mut start = board.holes;
+            for &(r, c) in empty {
+                let h = board
+                    .hole_at((r as i64) - r0 as i64, (c as i64) - c0 as i64)
+                    .ok_or_else(|| Error::NoSuchHole {
+                        label: format!("({r}, {c})"),
+                        board: name.to_string(),
+                    })?;
+                start = start.without(h);
+            }
+            board.start = Some(start);
+        }
+        board.jumps = board.compute_jumps();
+        board.symmetries = Symmetries::of(&board);
+        board.classes = Classes::of(&board);
+        Ok(board)
+    }
+
+    fn compute_jumps(&self) -> Vec<Jump> {
+        let mut jumps = Vec::new();
+        for (i, &(r, c)) in self.coords.iter().enumerate() {
+            for &(dr, dc) in self.lattice.directions() {
+                let (r, c) = (r as i64, c as i64);
+                let over = self.hole_at(r + dr as i64, c + dc as i64);
+                let to = self.hole_at(r + 2 * dr as i64, c + 2 * dc as i64);
+                if let (Some(from), Some(over), Some(to)) = (Hole::new(i), over, to) {
+                    jumps.push(Jump::new(from, over, to));
+                }
+            }
+        }
+        jumps
+    }
+
+    /// Parses a board picture: one row per line, `o` a peg, `.` an empty hole, a space for no
+    /// hole. Cells may also be separated by single spaces, as in `o o o . o o o`. An optional
+    /// first line `lattice: orthogonal|diagonal|triangular` picks the lattice. The picture
+    /// gives the shape and the board's starting position.
+    ///
+    /// ```
+    /// let b = pegsol::Board::parse("tiny", "ooo.\n").unwrap();
+    /// assert_eq!(b.hole_count(), 4);
+    /// assert_eq!(b.label(b.start().unwrap().lowest().unwrap()), "a1");
+    /// ```
+    pub fn parse(name: &str, text: &str) -> Result<Board> {
+        let mut lattice = Lattice::Orthogonal;
+        let mut cells: Vec<(usize, usize, bool, usize)> = Vec::new(); // line, char col, peg, 1-based col
+        let mut seen_cells = false;
+        for (l, raw) in text.lines().enumerate() {
+            let line = raw.strip_suffix('\r').unwrap_or(raw);
+            let trimmed = line.trim();
+            if !seen_cells && trimmed.is_empty() {
+                continue;
+            }
+            if !seen_cells && trimmed.contains(':') {
+                let (key, value) = trimmed.split_once(':').unwrap_or_default();
+                match (key.trim(), value.parse::<Lattice>()) {
+                    ("lattice", Ok(lat)) => {
+                        lattice = lat;
+                        continue;
+                    }
+                    _ => {
+                        return Err(Error::BadHeader {
+                            line: l + 1,
+                            text: trimmed.to_string(),
+                        })
+                    }
+                }
+            }
+            for (col, ch) in line.chars().enumerate() {
+                let peg = match ch {
+                    'o' | 'O' => true,
+                    '.' => false,
+                    ' ' => continue,
+                    _ => {
+                        return Err(Error::BadCell {
+                            line: l + 1,
+                            column: col + 1,
+                            found: ch,
+                        })
+                    }
+                };
+                seen_cells = true;
+                if cells.len() == MAX_HOLES {
+                    return Err(Error::TooManyHoles {
+                        line: l + 1,
+                        column: col + 1,
+                        count: MAX_HOLES + 1,
+                    });
+                }
+                cells.push((l, col, peg, col + 1));
+            }
+        }
+        if cells.is_empty() {
+            return Err(Error::EmptyBoard);
+        }
+        // The seed's picture puts a space between cells: all cells share a column parity and
+        // some row has two cells two apart. Then halve the columns.
+        let parity = cells[0].1 % 2;
+        let spaced = cells.iter().all(|c| c.1 % 2 == parity)
+            && cells
+                .windows(2)
+                .any(|w| w[0].0 == w[1].0 && w[1].1 == w[0].1 + 2);
+        let mut coords = Vec::with_capacity(cells.len());
+        let mut empty = Vec::new();
+        for &(l, col, peg, _) in &cells {
+            let c = if spaced { col / 2 } else { col };
+            coords.push((l, c));
+            if !peg {
+                empty.push((l, c));
+            }
+        }
+        Board::new(name, lattice, &coords, Some(&empty))
+    }
+
+    /// A built-in board by name: `english`, `french`, `wiegleb`, `diamond`, `rect:RxC`,
+    /// `triangle:N` (or `triangleN`), and `english-diagonal` / `french-diagonal` (same shapes,
+    /// eight directions).
+    ///
+    /// ```
+    /// let english = pegsol::Board::builtin("english").unwrap();
+    /// assert_eq!(english.hole_count(), 33);
+    /// assert_eq!(english.label(english.hole("d4").unwrap()), "d4");
+    /// ```
+    pub fn builtin(name: &str) -> Result<Board> {
+        let lower = name.trim().to_ascii_lowercase();
+        let (base, lattice) = match lower.strip_suffix("-diagonal") {
+            Some(base) => (base, Lattice::Diagonal),
+            None => (lower.as_str(), Lattice::Orthogonal),
+        };
+        let cross = |side: usize, arm: usize| -> Vec<(usize, usize)> {
+            let mut v = Vec::new();
+            for r in 0..side {
+                for c in 0..side {
+                    let in_arm = |x: usize| x >= arm && x < side - arm;
+                    if in_arm(r) || in_arm(c) {
+                        v.push((r, c));
+                    }
+                }
+            }
+            v
+        };
+        match base {
+            "english" => Board::new(name, lattice, &cross(7, 2), Some(&[(3, 3)])),
+            "wiegleb" => Board::new(name, lattice, &cross(9, 3), Some(&[(4, 4)])),
+            "french" => {
+                let cells: Vec<_> = (0..7usize)
+                    .flat_map(|r| (0..7usize).map(move |c| (r, c)))
+                    .filter(|&(r, c)| r.abs_diff(3) + c.abs_diff(3) <= 4)
+                    .collect();
+                Board::new(name, lattice, &cells, Some(&[(3, 3)]))
+            }
+            "diamond" => {
+                let cells: Vec<_> = (0..9usize)
+                    .flat_map(|r| (0..9usize).map(move |c| (r, c)))
+                    .filter(|&(r, c)| r.abs_diff(4) + c.abs_diff(4) <= 4)
+                    .collect();
+                Board::new(name, lattice, &cells, Some(&[(4, 4)]))
+            }
+            _ if base.starts_with("rect:") => {
+                let bad = || Error::BadRect(name.to_string());
+                let (r, c) = base[5..].split_once('x').ok_or_else(bad)?;
+                let r: usize = r.parse().map_err(|_| bad())?;
+                let c: usize = c.parse().map_err(|_| bad())?;
+                if r == 0 || c == 0 || r.saturating_mul(c) > MAX_HOLES {
+                    return Err(bad());
+                }
+                let cells: Vec<_> = (0..r).flat_map(|i| (0..c).map(move |j| (i, j))).collect();
+                Board::new(name, lattice, &cells, Some(&[(0, 0)]))
+            }
+            _ if base.starts_with("triangle") && lattice == Lattice::Orthogonal => {
+                let side = base["triangle".len()..].trim_start_matches(':');
+                let n: usize = side
+                    .parse()
+                    .ok()
+                    .filter(|n| (1..=10).contains(n))
+                    .ok_or_else(|| Error::BadTriangle(name.to_string()))?;
+                let cells: Vec<_> = (0..n).flat_map(|r| (0..=r).map(move |c| (r, c))).collect();
+                Board::new(name, Lattice::Triangular, &cells, Some(&[(0, 0)]))
+            }
+            _ => Err(Error::UnknownBoard(name.to_string())),
+        }
+    }
+
+    /// The names listed by `pegsol boards`, with a sample size for the parametric ones.
+    #[must_use]
+    pub fn builtin_names() -> &'static [&'static str] {
+        &[
+            "english",
+            "french",
+            "wiegleb",
+            "diamond",
+            "rect:RxC",
+            "triangle:N",
+            "english-diagonal",
+            "french-diagonal",
+        ]
+    }
+
+    /// The board's name as given.
+    #[must_use]
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The lattice the holes lie on.
+    #[must_use]
+    pub const fn lattice(&self) -> Lattice {
+        self.lattice
+    }
+
+    /// Number of holes.
+    #[must_use]
+    pub fn hole_count(&self) -> usize {
+        self.coords.len()
+    }
+
+    /// All holes as a set.
+    #[must_use]
+    pub const fn holes(&self) -> Bits {
+        self.holes
+    }
+
+    /// Rows and columns of the bounding box.
+    #[must_use]
+    pub const fn dimensions(&self) -> (usize, usize) {
+        (self.rows, self.cols)
+    }
+
+    /// `(row, col)` of a hole, from `(0, 0)` at the top left of the bounding box.
+    #[must_use]
+    pub fn coords(&self, hole: Hole) -> (usize, usize) {
+        self.coords[hole.index()]
+    }
+
+    /// The hole at `(row, col)`, if there is one.
+    #[must_use]
+    pub fn hole_at(&self, row: i64, col: i64) -> Option<Hole> {
+        if row < 0 || col < 0 || row as usize >= self.rows || col as usize >= self.cols {
+            return None;
+        }
+        match self.index[row as usize * self.cols + col as usize] {
+            NO_HOLE => None,
+            i => Hole::new(i as usize),
+        }
+    }
+
+    /// The conventional starting position (pegs), if the board has one.
+    #[must_use]
+    pub const fn start(&self) -> Option<Bits> {
+        self.start
+    }
+
+    /// Every jump on the board, in a fixed order.
+    #[must_use]
+    pub fn jumps(&self) -> &[Jump] {
+        &self.jumps
+    }
+
+    /// The board's symmetry group.
+    #[must_use]
+    pub fn symmetries(&self) -> &Symmetries {
+        &self.symmetries
+    }
+
+    /// The position classes of the board.
+    #[must_use]
+    pub fn classes(&self) -> &Classes {
+        &self.classes
+    }
+
+    /// The label of a hole, e.g. `d4`.
+    #[must_use]
+    pub fn label(&self, hole: Hole) -> String {
+        let (r, c) = self.coords(hole);
+        notation::label(r, c)
+    }
+
+    /// The hole with this label.
+    pub fn hole(&self, label: &str) -> Result<Hole> {
+        let (r, c) = notation::parse_label(label)?;
+        self.hole_at(r as i64, c as i64)
+            .ok_or_else(|| Error::NoSuchHole {
+                label: label.trim().to_string(),
+                board: self.name.clone(),
+            })
+    }
+
+    /// A set of holes from labels separated by commas or spaces, e.g. `"d4, c4"`.
+    pub fn hole_set(&self, labels: &str) -> Result<Bits> {
+        labels
+            .split([',', ' '])
+            .filter(|s| !s.is_empty())
+            .map(|s| self.hole(s))
+            .collect()
+    }
+
+    /// Labels of a set of holes, in hole order.
+    #[must_use]
+    pub fn labels(&self, set: Bits) -> Vec<String> {
+        set.iter().map(|h| self.label(h)).collect()
+    }
+
+    /// A position on this board: checked to use only the board's holes.
+    pub fn position(&self, pegs: Bits) -> Result<Position<'_>> {
+        match pegs.minus(self.holes).lowest() {
+            None => Ok(Position { board: self, pegs }),
+            Some(h) => Err(Error::NoSuchHole {
+                label: format!("#{}", h.index()),
+                board: self.name.clone(),
+            }),
+        }
+    }
+
+    /// Draws a set of holes: `o` for holes in `pegs`, `.` for the others, rows labelled.
+    #[must_use]
+    pub fn draw(&self, pegs: Bits) -> String {
+        self.draw_with(|h| if pegs.contains(h) { 'o' } else { '.' })
+    }
+
+    /// Draws the board with one character per hole chosen by `cell`.
+    pub fn draw_with(&self, mut cell: impl FnMut(Hole) -> char) -> String {
+        let width = self.rows.to_string().len();
+        let mut out = String::new();
+        out.push_str(&" ".repeat(width + 1));
+        for c in 0..self.cols {
+            out.push_str(&notation::column_name(c));
+            out.push(' ');
+        }
+        out = out.trim_end().to_string();
+        out.push('\n');
+        for r in 0..self.rows {
+            out.push_str(&format!("{:>width$} ", r + 1));
+            let mut line = String::new();
+            for c in 0..self.cols {
+                let ch = self.hole_at(r as i64, c as i64).map_or(' ', &mut cell);
+                line.push(ch);
+                line.push(' ');
+            }
+            out.push_str(line.trim_end());
+            out.push('\n');
+        }
+        out
+    }
+
+    /// The board as a picture in its own file format (`o` pegs, `.` holes), with `pegs`.
+    #[must_use]
+    pub fn to_picture(&self, pegs: Bits) -> String {
+        let mut out = String::new();
+        if self.lattice != Lattice::Orthogonal {
+            out.push_str(&format!("lattice: {}\n", self.lattice));
+        }
+        for r in 0..self.rows {
+            let mut line = String::new();
+            for c in 0..self.cols {
+                line.push(match self.hole_at(r as i64, c as i64) {
+                    Some(h) if pegs.contains(h) => 'o',
+                    Some(_) => '.',
+                    None => ' ',
+                });
+            }
+            out.push_str(line.trim_end());
+            out.push('\n');
+        }
+        out
+    }
+}
+
+impl fmt::Debug for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "Board {:?} ({} holes, {} lattice)",
+            self.name,
+            self.hole_count(),
+            self.lattice
+        )?;
+        f.write_str(&self.draw(self.start.unwrap_or(self.holes)))
+    }
+}
+
+/// A position (the set of holes holding pegs) together with its board, for display.
+#[derive(Clone, Copy)]
+pub struct Position<'b> {
+    board: &'b Board,
+    pegs: Bits,
+}
+
+impl Position<'_> {
+    /// The pegs.
+    #[must_use]
+    pub const fn pegs(&self) -> Bits {
+        self.pegs
+    }
+}
+
+impl fmt::Display for Position<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.board.draw(self.pegs))
+    }
+}
+
+impl fmt::Debug for Position<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "Position on {} ({} pegs)",
+            self.board.name,
+            self.pegs.count()
+        )?;
+        f.write_str(&self.board.draw(self.pegs))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn builtin_sizes() {
+        for (name, n, start) in [
+            ("english", 33, "d4"),
+            ("french", 37, "d4"),
+            ("wiegleb", 45, "e5"),
+            ("diamond", 41, "e5"),
+            ("rect:3x4", 12, "a1"),
+            ("triangle:5", 15, "a1"),
+            ("triangle5", 15, "a1"),
+            ("english-diagonal", 33, "d4"),
+        ] {
+            let b = Board::builtin(name).unwrap();
+            assert_eq!(b.hole_count(), n, "{name}");
+            let vacant = b.holes().minus(b.start().unwrap());
+            assert_eq!(b.labels(vacant), vec![start.to_string()], "{name}");
+        }
+    }
+
+    #[test]
+    fn english_labels_and_jumps() {
+        let b = Board::builtin("english").unwrap();
+        for l in ["d4", "d1", "a4", "g4", "d7", "c1", "e7"] {
+            assert_eq!(b.label(b.hole(l).unwrap()), l);
+        }
+        assert!(b.hole("a1").is_err());
+        assert_eq!(b.jumps().len(), 76);
+    }
+
+    #[test]
+    fn seed_picture_parses_like_the_builtin() {
+        let seed = "    o o o\n    o o o\no o o o o o o\no o o . o o o\no o o o o o o\n    o o o\n    o o o\n";
+        let compact = "  ooo\n  ooo\nooooooo\nooo.ooo\nooooooo\n  ooo\n  ooo\n";
+        let english = Board::builtin("english").unwrap();
+        for text in [seed, compact] {
+            let b = Board::parse("file", text).unwrap();
+            assert_eq!(b.hole_count(), 33);
+            assert_eq!(b.start(), english.start());
+            assert_eq!(b.jumps(), english.jumps());
+            assert_eq!(b.to_picture(b.start().unwrap()), compact);
+        }
+    }
+
+    #[test]
+    fn parse_errors_name_the_place() {
+        let e = Board::parse("f", "ooo\no#o\n").unwrap_err();
+        assert_eq!(
+            e,
+            Error::BadCell {
+                line: 2,
+                column: 2,
+                found: '#'
+            }
+        );
+        assert_eq!(Board::parse("f", "  \n\n").unwrap_err(), Error::EmptyBoard);
+        let big = "oooooooo\n".repeat(8) + "o\n";
+        assert!(matches!(
+            Board::parse("f", &big).unwrap_err(),
+            Error::TooManyHoles {
+                line: 9,
+                column: 1,
+                ..
+            }
+        ));
+        assert!(matches!(
+            Board::parse("f", "shape: x\nooo").unwrap_err(),
+            Error::BadHeader { line: 1, .. }
+        ));
+        let tri = Board::parse("t", "lattice: triangular\no\noo\n.oo\n").unwrap();
+        assert_eq!(tri.lattice(), Lattice::Triangular);
+    }
+
+    #[test]
+    fn any_64_hole_shape_fits() {
+        // A 64-hole line is 1x64: far past the seed's R*C <= 64 for a non-rectangular shape too.
+        let line = "o".repeat(63) + ".";
+        let b = Board::parse("line", &line).unwrap();
+        assert_eq!(b.hole_count(), 64);
+        assert_eq!(b.label(Hole::new(63).unwrap()), "bl1");
+        let sparse = "o      o\n\n\n\n\n\n\n\n\n\n.      o\n";
+        assert_eq!(Board::parse("s", sparse).unwrap().dimensions(), (11, 8));
+    }
+}

@@ -1,0 +1,95 @@
+//! The library's typed errors. Messages are lower case and say what, where and how to fix it.
+
+use thiserror::Error;
+
+/// Everything that can go wrong when building a board, reading notation or setting a problem.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// A character in a board picture that is not `o`, `.` or a space.
+    #[error("line {line}, column {column}: unexpected character {found:?} in a board picture; use 'o' for a peg, '.' for an empty hole and a space for no hole")]
+    BadCell {
+        /// 1-based line in the board text.
+        line: usize,
+        /// 1-based column in the board text.
+        column: usize,
+        /// The offending character.
+        found: char,
+    },
+    /// A board picture with no holes at all.
+    #[error("the board has no holes; draw at least one 'o' or '.'")]
+    EmptyBoard,
+    /// A board picture with more holes than a position can hold.
+    #[error("line {line}, column {column}: this is hole number {count}, but a board holds at most 64 holes; make the board smaller")]
+    TooManyHoles {
+        /// 1-based line of the first hole past the limit.
+        line: usize,
+        /// 1-based column of the first hole past the limit.
+        column: usize,
+        /// The number that hole would have had (65).
+        count: usize,
+    },
+    /// A header line (`key: value`) the parser does not know.
+    #[error("line {line}: unknown header {text:?}; the only header is 'lattice: orthogonal|diagonal|triangular'")]
+    BadHeader {
+        /// 1-based line.
+        line: usize,
+        /// The text of the line.
+        text: String,
+    },
+    /// A board picture too wide or tall to index.
+    #[error("the board picture is {rows}x{cols}; at most 4096 rows and 4096 columns are allowed")]
+    BoardTooLarge {
+        /// Rows in the picture.
+        rows: usize,
+        /// Columns in the picture.
+        cols: usize,
+    },
+    /// A board name that is neither built in nor well formed.
+    #[error("unknown board {0:?}; run 'pegsol boards' for the built-in names, or give the path of a board file")]
+    UnknownBoard(String),
+    /// A `rect:RxC` name with bad sizes.
+    #[error("bad rectangle {0:?}: write rect:RxC with R, C >= 1 and R*C <= 64, e.g. rect:4x4")]
+    BadRect(String),
+    /// A `triangle:N` name with a bad side.
+    #[error("bad triangle {0:?}: write triangle:N with 1 <= N <= 10, e.g. triangle:5")]
+    BadTriangle(String),
+    /// A hole label that is not of the form letters then digits.
+    #[error("bad hole label {0:?}: write a column letter then a row number, e.g. d4 (columns past z are aa, ab, ...)")]
+    BadLabel(String),
+    /// A well-formed label that names no hole on the board.
+    #[error("no hole {label:?} on the board {board}")]
+    NoSuchHole {
+        /// The label as given.
+        label: String,
+        /// The board's name.
+        board: String,
+    },
+    /// A jump in notation that cannot be read.
+    #[error("bad jump {0:?}: write it as from-to, e.g. d2-d4")]
+    BadJump(String),
+    /// A jump that is not legal where it is played.
+    #[error("jump {number} ({jump}) is illegal: {why}")]
+    IllegalJump {
+        /// 1-based number of the jump in its sequence.
+        number: usize,
+        /// The jump in notation.
+        jump: String,
+        /// Why it cannot be played.
+        why: String,
+    },
+    /// A board with no conventional start was given no `--empty`.
+    #[error("the board {0} has no conventional starting vacancy; say which holes start empty, e.g. --empty a1")]
+    NoStart(String),
+    /// A finish that asks for more pegs than the start has.
+    #[error("the finish has {finish} pegs but the start has only {start}; jumps only remove pegs")]
+    FinishTooLarge {
+        /// Pegs in the finish.
+        finish: u32,
+        /// Pegs at the start.
+        start: u32,
+    },
+}
+
+/// Shorthand for results with the library's [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -1,0 +1,56 @@
+//! # pegsol
+//!
+//! Peg solitaire on any board of up to 64 holes, on square, diagonal or triangular lattices:
+//! boards and positions, position classes, symmetry, pagoda functions, and a fast memoized
+//! solver whose every answer is replayed by an independent checker.
+//!
+//! ## Quick start
+//!
+//! ```
+//! use pegsol::{Board, Finish, Limits, Outcome, Problem, solve, notation};
+//!
+//! // The English board, centre empty, finish with one peg in the centre.
+//! let board = Board::builtin("english")?;
+//! let problem = Problem::conventional(&board)?;
+//! let report = solve(&problem, &Limits::default());
+//! let Outcome::Solved { jumps, .. } = report.outcome else { panic!("english is solvable") };
+//! assert_eq!(jumps.len(), 31);
+//! println!("{}", notation::move_texts(&board, &jumps).join(" "));
+//!
+//! // The French board from the centre cannot end with one peg anywhere: the position class
+//! // of the start is that of no single peg.
+//! let french = Board::builtin("french")?;
+//! let problem = Problem::new(&french, french.start().unwrap(), Finish::AnyOne)?;
+//! assert_eq!(solve(&problem, &Limits::default()).outcome,
+//!            Outcome::Impossible(pegsol::Reason::Class));
+//! # Ok::<(), pegsol::Error>(())
+//! ```
+
+#![warn(missing_docs)]
+
+mod bitset;
+mod board;
+mod classes;
+mod ends;
+mod error;
+mod jumps;
+mod lattice;
+pub mod notation;
+mod pagoda;
+mod replay;
+mod search;
+mod symmetry;
+
+pub use bitset::{Bits, BitsIter, Hole, MAX_HOLES};
+pub use board::{Board, Position};
+pub use classes::{Class, Classes};
+pub use ends::{ends, EndHole, Ends};
+pub use error::{Error, Result};
+pub use jumps::{Jump, JumpTable};
+pub use lattice::Lattice;
+pub use pagoda::Pagoda;
+pub use replay::replay;
+pub use search::{
+    solve, solve_with_progress, Budget, Finish, Limits, Outcome, Problem, Reason, Report, Stats,
+};
+pub use symmetry::{Canonicalizer, Symmetries};

@@ -1,0 +1,161 @@
+//! Hole labels (`d4`), jumps (`d2-d4`) and moves (`d2-d4-f4`).
+//!
+//! Columns are lettered from `a` over the bounding box, left to right, going on `aa`, `ab`, ...
+//! past `z`; rows are numbered from 1 at the top.
+
+use crate::bitset::Bits;
+use crate::board::Board;
+use crate::error::{Error, Result};
+use crate::jumps::Jump;
+
+/// The letters of column `col` (0-based): `a`..`z`, then `aa`, `ab`, ...
+#[must_use]
+pub fn column_name(col: usize) -> String {
+    let mut n = col + 1;
+    let mut out = Vec::new();
+    while n > 0 {
+        n -= 1;
+        out.push(b'a' + (n % 26) as u8);
+        n /= 26;
+    }
+    out.reverse();
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// The label of the cell at `(row, col)` (0-based), e.g. `(3, 3)` is `d4`.
+#[must_use]
+pub fn label(row: usize, col: usize) -> String {
+    format!("{}{}", column_name(col), row + 1)
+}
+
+/// Reads a label into 0-based `(row, col)`.
+pub fn parse_label(text: &str) -> Result<(usize, usize)> {
+    let s = text.trim();
+    let bad = || Error::BadLabel(s.to_string());
+    let split = s.find(|c: char| !c.is_ascii_alphabetic()).ok_or_else(bad)?;
+    let (letters, digits) = s.split_at(split);
+    if letters.is_empty() || letters.len() > 3 || digits.is_empty() {
+        return Err(bad());
+    }
+    if !digits.bytes().all(|b| b.is_ascii_digit()) || digits.len() > 4 {
+        return Err(bad());
+    }
+    let mut col = 0usize;
+    for b in letters.to_ascii_lowercase().bytes() {
+        col = col * 26 + (b - b'a' + 1) as usize;
+    }
+    let row: usize = digits.parse().map_err(|_| bad())?;
+    if row == 0 {
+        return Err(bad());
+    }
+    Ok((row - 1, col - 1))
+}
+
+/// A jump in notation: `from-to`.
+#[must_use]
+pub fn jump_text(board: &Board, jump: Jump) -> String {
+    format!("{}-{}", board.label(jump.from()), board.label(jump.to()))
+}
+
+/// Reads one jump `from-to` on `board`; the jumped hole is the one between.
+pub fn parse_jump(board: &Board, text: &str) -> Result<Jump> {
+    let (a, b) = text
+        .trim()
+        .split_once('-')
+        .ok_or_else(|| Error::BadJump(text.trim().to_string()))?;
+    let (from, to) = (board.hole(a)?, board.hole(b)?);
+    board
+        .jumps()
+        .iter()
+        .copied()
+        .find(|j| j.from() == from && j.to() == to)
+        .ok_or_else(|| Error::BadJump(text.trim().to_string()))
+}
+
+/// Reads a sequence of moves (`d2-d4-f4, c4-e4`) separated by commas or spaces, as jumps.
+pub fn parse_jumps(board: &Board, text: &str) -> Result<Vec<Jump>> {
+    let mut out = Vec::new();
+    for mv in text.split([',', ' ', '\n', ';']).filter(|s| !s.is_empty()) {
+        let holes: Vec<&str> = mv.split('-').collect();
+        if holes.len() < 2 {
+            return Err(Error::BadJump(mv.to_string()));
+        }
+        for pair in holes.windows(2) {
+            out.push(parse_jump(board, &format!("{}-{}", pair[0], pair[1]))?);
+        }
+    }
+    Ok(out)
+}
+
+/// Groups jumps into moves: consecutive jumps by the same peg (each starting where the last
+/// one landed) are one move. Each move is the list of holes the peg visits.
+#[must_use]
+pub fn moves(jumps: &[Jump]) -> Vec<Vec<crate::Hole>> {
+    let mut out: Vec<Vec<crate::Hole>> = Vec::new();
+    for (i, j) in jumps.iter().enumerate() {
+        match out.last_mut() {
+            Some(mv) if i > 0 && jumps[i - 1].to() == j.from() => mv.push(j.to()),
+            _ => out.push(vec![j.from(), j.to()]),
+        }
+    }
+    out
+}
+
+/// Moves in notation: `d2-d4-f4`.
+#[must_use]
+pub fn move_texts(board: &Board, jumps: &[Jump]) -> Vec<String> {
+    moves(jumps)
+        .iter()
+        .map(|mv| {
+            mv.iter()
+                .map(|&h| board.label(h))
+                .collect::<Vec<_>>()
+                .join("-")
+        })
+        .collect()
+}
+
+/// Labels of a set, joined by commas (`-` for the empty set).
+#[must_use]
+pub fn set_text(board: &Board, set: Bits) -> String {
+    if set.is_empty() {
+        "-".to_string()
+    } else {
+        board.labels(set).join(",")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_round_trip() {
+        assert_eq!(label(3, 3), "d4");
+        assert_eq!(column_name(25), "z");
+        assert_eq!(column_name(26), "aa");
+        assert_eq!(column_name(27), "ab");
+        assert_eq!(column_name(52), "ba");
+        for col in 0..800 {
+            for row in [0, 8, 99] {
+                assert_eq!(parse_label(&label(row, col)).unwrap(), (row, col));
+            }
+        }
+        for bad in ["", "4", "d", "d0", "4d", "d-1", "dd4x", "abcd1", "é4"] {
+            assert!(parse_label(bad).is_err(), "{bad}");
+        }
+        assert_eq!(parse_label(" D4 ").unwrap(), (3, 3));
+    }
+
+    #[test]
+    fn jumps_and_moves() {
+        let b = Board::builtin("english").unwrap();
+        let js = parse_jumps(&b, "d2-d4-f4, b4-d4").unwrap();
+        assert_eq!(js.len(), 3);
+        assert_eq!(b.label(js[0].over()), "d3");
+        assert_eq!(move_texts(&b, &js), vec!["d2-d4-f4", "b4-d4"]);
+        assert!(parse_jumps(&b, "d2-d5").is_err());
+        assert!(parse_jumps(&b, "d2").is_err());
+        assert_eq!(jump_text(&b, js[2]), "b4-d4");
+    }
+}

@@ -1,0 +1,627 @@
+//! The solver: a depth-first search with a bounded table of dead positions.
+//!
+//! Compared with the seed's memoized search it adds, in order of effect:
+//! - instant refutation by position class and by pagoda functions before any search;
+//! - canonical forms under the finish's stabilizer in the board's symmetry group, so one dead
+//!   entry stands for every symmetric position;
+//! - pagoda pruning at every node (a pagoda total never rises, so a child whose total is below
+//!   the finish's is cut without being entered);
+//! - a compact open-addressing table of 64-bit keys, bounded by the memory budget: when it is
+//!   full the answer is "undecided within budget", never an out-of-memory kill;
+//! - a race between the problem and its dual (the complement game played backwards) on two
+//!   threads: whichever decides first answers for both.
+
+use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use crate::bitset::{Bits, Hole};
+use crate::board::Board;
+use crate::error::{Error, Result};
+use crate::jumps::{Jump, JumpTable};
+use crate::pagoda::Pagoda;
+use crate::replay::replay;
+use crate::symmetry::Canonicalizer;
+
+/// What the last pegs must be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Finish {
+    /// Exactly these holes hold pegs at the end.
+    Holes(Bits),
+    /// One peg, anywhere.
+    AnyOne,
+}
+
+/// A problem: a board, a starting position and a finish. Built only by [`Problem::new`].
+#[derive(Clone, Copy, Debug)]
+pub struct Problem<'b> {
+    board: &'b Board,
+    start: Bits,
+    finish: Finish,
+}
+
+impl<'b> Problem<'b> {
+    /// A checked problem: the start and finish use only the board's holes, and the finish has
+    /// at least one and at most as many pegs as the start.
+    pub fn new(board: &'b Board, start: Bits, finish: Finish) -> Result<Problem<'b>> {
+        board.position(start)?;
+        if let Finish::Holes(f) = finish {
+            board.position(f)?;
+            if f.is_empty() || f.count() > start.count() {
+                return Err(Error::FinishTooLarge {
+                    finish: f.count(),
+                    start: start.count(),
+                });
+            }
+        } else if start.is_empty() {
+            return Err(Error::FinishTooLarge {
+                finish: 1,
+                start: 0,
+            });
+        }
+        Ok(Problem {
+            board,
+            start,
+            finish,
+        })
+    }
+
+    /// The board's conventional problem: its usual start and [`Problem::default_finish`].
+    pub fn conventional(board: &'b Board) -> Result<Problem<'b>> {
+        let start = board
+            .start()
+            .ok_or_else(|| Error::NoStart(board.name().to_string()))?;
+        Problem::new(board, start, Problem::default_finish(board, start))
+    }
+
+    /// The default finish: the single starting vacancy when there is one, otherwise any one peg.
+    #[must_use]
+    pub fn default_finish(board: &Board, start: Bits) -> Finish {
+        let vacant = board.holes().minus(start);
+        if vacant.count() == 1 {
+            Finish::Holes(vacant)
+        } else {
+            Finish::AnyOne
+        }
+    }
+
+    /// The board.
+    #[must_use]
+    pub fn board(&self) -> &'b Board {
+        self.board
+    }
+
+    /// The starting pegs.
+    #[must_use]
+    pub const fn start(&self) -> Bits {
+        self.start
+    }
+
+    /// The finish.
+    #[must_use]
+    pub const fn finish(&self) -> Finish {
+        self.finish
+    }
+
+    /// The final positions that would count as solved.
+    #[must_use]
+    pub fn targets(&self) -> Vec<Bits> {
+        match self.finish {
+            Finish::Holes(f) => vec![f],
+            Finish::AnyOne => self.board.holes().iter().map(Hole::bit).collect(),
+        }
+    }
+}
+
+/// Budgets for one search.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Most bytes the dead-position table may use.
+    pub max_memory: usize,
+    /// Wall-clock limit.
+    pub timeout: Option<Duration>,
+    /// Race the dual problem on a second thread when the finish is one exact position.
+    pub race_dual: bool,
+    /// Prune with pagoda functions (off only to measure what they save).
+    pub pagoda: bool,
+    /// Canonicalise under the finish's symmetry stabilizer (off only to measure it).
+    pub symmetry: bool,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            max_memory: 1 << 30,
+            timeout: None,
+            race_dual: true,
+            pagoda: true,
+            symmetry: true,
+        }
+    }
+}
+
+/// Search effort.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Positions entered.
+    pub nodes: u64,
+    /// Positions proved dead and stored.
+    pub dead: u64,
+    /// Wall-clock milliseconds.
+    pub millis: u64,
+}
+
+/// Why a problem is impossible.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reason {
+    /// The start and every allowed finish lie in different position classes.
+    Class,
+    /// A pagoda function totals less on the start than on every allowed finish.
+    Pagoda,
+    /// Every line of play was searched.
+    Exhausted,
+}
+
+impl fmt::Display for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Reason::Class => "position class",
+            Reason::Pagoda => "pagoda function",
+            Reason::Exhausted => "exhausted search",
+        })
+    }
+}
+
+/// Which budget ran out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Budget {
+    /// The timeout passed.
+    Time,
+    /// The dead-position table reached the memory budget.
+    Memory,
+}
+
+impl fmt::Display for Budget {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Budget::Time => "time",
+            Budget::Memory => "memory",
+        })
+    }
+}
+
+/// The answer to a problem.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// A sequence of jumps from the start to `finish`, already replayed by [`replay`].
+    Solved {
+        /// The jumps in order.
+        jumps: Vec<Jump>,
+        /// The final position reached.
+        finish: Bits,
+    },
+    /// No sequence exists.
+    Impossible(Reason),
+    /// The search stopped when a budget ran out.
+    Undecided(Budget),
+}
+
+/// An outcome with the effort it took.
+#[derive(Clone, Debug)]
+pub struct Report {
+    /// The answer.
+    pub outcome: Outcome,
+    /// The effort.
+    pub stats: Stats,
+}
+
+/// Solves `problem` within `limits`.
+///
+/// ```
+/// use pegsol::{Board, Outcome, Problem, Limits, solve};
+/// let board = Board::builtin("english").unwrap();
+/// let report = solve(&Problem::conventional(&board).unwrap(), &Limits::default());
+/// match report.outcome {
+///     Outcome::Solved { jumps, finish } => {
+///         assert_eq!(jumps.len(), 31);
+///         assert_eq!(board.labels(finish), ["d4"]);
+///     }
+///     other => panic!("{other:?}"),
+/// }
+/// ```
+#[must_use]
+pub fn solve(problem: &Problem, limits: &Limits) -> Report {
+    solve_with_progress(problem, limits, &|_| {})
+}
+
+/// [`solve`], calling `progress` now and then with the effort so far.
+#[must_use]
+pub fn solve_with_progress(
+    problem: &Problem,
+    limits: &Limits,
+    progress: &(dyn Fn(&Stats) + Sync),
+) -> Report {
+    let began = Instant::now();
+    let stop = AtomicBool::new(false);
+    let deadline = limits.timeout.map(|t| began + t);
+    let board = problem.board();
+    let classes = board.classes();
+    let class = classes.class_of(problem.start);
+    let mut targets: Vec<Bits> = problem
+        .targets()
+        .into_iter()
+        .filter(|&t| classes.class_of(t) == class)
+        .collect();
+    let finish = |outcome, nodes, dead| Report {
+        outcome,
+        stats: Stats {
+            nodes,
+            dead,
+            millis: began.elapsed().as_millis() as u64,
+        },
+    };
+    if targets.is_empty() {
+        return finish(Outcome::Impossible(Reason::Class), 0, 0);
+    }
+    if targets.contains(&problem.start) {
+        return finish(
+            Outcome::Solved {
+                jumps: Vec::new(),
+                finish: problem.start,
+            },
+            0,
+            0,
+        );
+    }
+    let stock = if limits.pagoda {
+        Pagoda::stock(board)
+    } else {
+        Vec::new()
+    };
+    targets.retain(|&t| stock.iter().all(|p| p.total(problem.start) >= p.total(t)));
+    if targets.is_empty() {
+        return finish(Outcome::Impossible(Reason::Pagoda), 0, 0);
+    }
+    let forward = Direction {
+        start: problem.start,
+        targets: targets.clone(),
+        reversed: false,
+    };
+    let run = |dir: &Direction, budget: usize| {
+        let mut dfs = Dfs::new(board, dir, &stock, budget, deadline, &stop, progress);
+        if !limits.symmetry {
+            dfs.canon = board.symmetries().canonicalizer(&[0]);
+        }
+        let result = dfs.run(dir.start);
+        let stats = (dfs.nodes, dfs.dead.len() as u64);
+        (result, dfs.path_jumps(dir.reversed), stats)
+    };
+    let (result, jumps, (nodes, dead)) = if limits.race_dual && targets.len() == 1 {
+        // The dual: jumps in the complement game are the original's jumps played backwards.
+        let dual = Direction {
+            start: board.holes().minus(targets[0]),
+            targets: vec![board.holes().minus(problem.start)],
+            reversed: true,
+        };
+        let half = limits.max_memory / 2;
+        let (a, b) = rayon::join(|| run(&forward, half), || run(&dual, half));
+        let total = (a.2 .0 + b.2 .0, a.2 .1 + b.2 .1);
+        let decided = |r: &Result<bool, Budget>| r.is_ok();
+        let pick = if decided(&a.0) || !decided(&b.0) {
+            a
+        } else {
+            b
+        };
+        (pick.0, pick.1, total)
+    } else {
+        run(&forward, limits.max_memory)
+    };
+    let outcome = match result {
+        Ok(true) => {
+            // Replayed by the independent checker before anyone sees it.
+            match replay(board, problem.start, &jumps) {
+                Ok(end) if targets.contains(&end) => Outcome::Solved { jumps, finish: end },
+                _ => unreachable!("the solver produced a line that does not replay"),
+            }
+        }
+        Ok(false) => Outcome::Impossible(Reason::Exhausted),
+        Err(budget) => Outcome::Undecided(budget),
+    };
+    finish(outcome, nodes, dead)
+}
+
+struct Direction {
+    start: Bits,
+    targets: Vec<Bits>,
+    reversed: bool,
+}
+
+/// Most pagoda functions tracked at once along the search.
+const MAX_PAGODA: usize = 8;
+
+struct Dfs<'a> {
+    table: JumpTable,
+    targets: &'a [Bits],
+    goal: u32,
+    canon: Canonicalizer,
+    dead: DeadSet,
+    nodes: u64,
+    path: Vec<u16>,
+    pagoda_delta: Vec<[i32; MAX_PAGODA]>,
+    pagoda_floor: [i32; MAX_PAGODA],
+    pagoda_start: [i32; MAX_PAGODA],
+    pagodas: usize,
+    deadline: Option<Instant>,
+    stop: &'a AtomicBool,
+    progress: &'a (dyn Fn(&Stats) + Sync),
+    began: Instant,
+}
+
+impl<'a> Dfs<'a> {
+    fn new(
+        board: &Board,
+        dir: &'a Direction,
+        stock: &[Pagoda],
+        budget: usize,
+        deadline: Option<Instant>,
+        stop: &'a AtomicBool,
+        progress: &'a (dyn Fn(&Stats) + Sync),
+    ) -> Dfs<'a> {
+        let sym = board.symmetries();
+        let canon = sym.canonicalizer(&sym.stabilizer(&dir.targets));
+        // Keep the pagoda functions that can cut something: those with the most slack
+        // removed by the finish relative to the start, best first.
+        let floor = |p: &Pagoda| dir.targets.iter().map(|&t| p.total(t)).min().unwrap_or(0);
+        let mut useful: Vec<&Pagoda> = stock.iter().filter(|p| floor(p) > 0).collect();
+        useful.sort_by_key(|p| {
+            let start = p.total(dir.start) as f64;
+            std::cmp::Reverse((floor(p) as f64 / start.max(1.0) * 1e6) as i64)
+        });
+        useful.truncate(MAX_PAGODA);
+        let jumps = &ordered_jumps(board, &dir.targets);
+        let table = JumpTable::new(jumps);
+        let mut pagoda_delta = vec![[0i32; MAX_PAGODA]; jumps.len()];
+        let mut pagoda_floor = [0i32; MAX_PAGODA];
+        let mut pagoda_start = [0i32; MAX_PAGODA];
+        for (k, p) in useful.iter().enumerate() {
+            pagoda_floor[k] = floor(p) as i32;
+            pagoda_start[k] = p.total(dir.start) as i32;
+            for (d, j) in pagoda_delta.iter_mut().zip(jumps) {
+                d[k] = (p.total(j.apply(j.needs())) - p.total(j.needs())) as i32;
+            }
+        }
+        Dfs {
+            table,
+            targets: &dir.targets,
+            goal: dir.targets[0].count(),
+            canon,
+            dead: DeadSet::new(budget),
+            nodes: 0,
+            path: Vec::with_capacity(64),
+            pagoda_delta,
+            pagoda_floor,
+            pagoda_start,
+            pagodas: useful.len(),
+            deadline,
+            stop,
+            progress,
+            began: Instant::now(),
+        }
+    }
+
+    fn run(&mut self, start: Bits) -> Result<bool, Budget> {
+        let totals = self.pagoda_start;
+        let found = self.visit(start, &totals);
+        if found.is_ok() {
+            // Tell the other direction, if any, that this one has decided.
+            self.stop.store(true, Ordering::Relaxed);
+        }
+        found
+    }
+
+    fn path_jumps(&self, reversed: bool) -> Vec<Jump> {
+        let mut jumps: Vec<Jump> = self
+            .path
+            .iter()
+            .map(|&i| self.table.get(i as usize))
+            .collect();
+        if reversed {
+            jumps.reverse();
+        }
+        jumps
+    }
+
+    fn visit(&mut self, pos: Bits, totals: &[i32; MAX_PAGODA]) -> Result<bool, Budget> {
+        self.nodes += 1;
+        if self.nodes & 0xFFF == 0 {
+            self.check_budget()?;
+        }
+        if pos.count() == self.goal {
+            return Ok(self.targets.contains(&pos));
+        }
+        let key = self.canon.canonical(pos);
+        if self.dead.contains(key.raw()) {
+            return Ok(false);
+        }
+        let mut next = self.table.next_legal(pos, 0);
+        while let Some(i) = next {
+            next = self.table.next_legal(pos, i + 1);
+            let delta = &self.pagoda_delta[i];
+            let mut next_totals = *totals;
+            let mut cut = false;
+            for k in 0..self.pagodas {
+                next_totals[k] += delta[k];
+                cut |= next_totals[k] < self.pagoda_floor[k];
+            }
+            if cut {
+                continue;
+            }
+            self.path.push(i as u16);
+            if self.visit(self.table.get(i).apply(pos), &next_totals)? {
+                return Ok(true);
+            }
+            self.path.pop();
+        }
+        if !self.dead.insert(key.raw()) {
+            return Err(Budget::Memory);
+        }
+        Ok(false)
+    }
+
+    fn check_budget(&self) -> Result<(), Budget> {
+        if self.stop.load(Ordering::Relaxed) {
+            // The other direction decided; this one's answer no longer matters.
+            return Err(Budget::Time);
+        }
+        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            return Err(Budget::Time);
+        }
+        if self.nodes & 0x3_FFFF == 0 {
+            (self.progress)(&Stats {
+                nodes: self.nodes,
+                dead: self.dead.len() as u64,
+                millis: self.began.elapsed().as_millis() as u64,
+            });
+        }
+        Ok(())
+    }
+}
+
+/// The board's jumps in a sweep towards the finish: jumps from holes on the far side of the
+/// board (measured along the line from the board's centre to the finish) come first, ties in
+/// reading order. A player clears the far side and plays towards the finish; the search finds
+/// lines much faster in that order (English arm ends: 30 million nodes in reading order, a few
+/// thousand in this one). A central finish keeps plain reading order.
+fn ordered_jumps(board: &Board, targets: &[Bits]) -> Vec<Jump> {
+    let finish = targets.iter().fold(Bits::EMPTY, |a, &t| a.union(t));
+    let n = finish.count().max(1) as f64;
+    let (sr, sc) = finish.iter().fold((0.0, 0.0), |(r, c), h| {
+        let (hr, hc) = board.coords(h);
+        (r + hr as f64, c + hc as f64)
+    });
+    let (rows, cols) = board.dimensions();
+    let mid = ((rows as f64 - 1.0) / 2.0, (cols as f64 - 1.0) / 2.0);
+    let u = (sr / n - mid.0, sc / n - mid.1);
+    let sweep = |h: Hole| {
+        let (r, c) = board.coords(h);
+        ((r as f64 - mid.0) * u.0 + (c as f64 - mid.1) * u.1).round() as i64
+    };
+    let mut jumps = board.jumps().to_vec();
+    jumps.sort_by_key(|j| sweep(j.from()));
+    jumps
+}
+
+/// A set of nonzero 64-bit keys with open addressing, growing by doubling up to a byte budget.
+pub(crate) struct DeadSet {
+    slots: Vec<u64>,
+    len: usize,
+    shift: u32,
+    max_slots: usize,
+}
+
+impl DeadSet {
+    pub(crate) fn new(budget_bytes: usize) -> DeadSet {
+        let max_slots = (budget_bytes / 8).max(1024).next_power_of_two() / 2;
+        let initial = (1usize << 14).min(max_slots);
+        DeadSet {
+            slots: vec![0; initial],
+            len: 0,
+            shift: 64 - initial.trailing_zeros(),
+            max_slots,
+        }
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+
+    #[inline]
+    fn slot(&self, key: u64) -> usize {
+        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
+    }
+
+    #[inline]
+    pub(crate) fn contains(&self, key: u64) -> bool {
+        let mask = self.slots.len() - 1;
+        let mut i = self.slot(key);
+        loop {
+            match self.slots[i] {
+                0 => return false,
+                k if k == key => return true,
+                _ => i = (i + 1) & mask,
+            }
+        }
+    }
+
+    /// Inserts `key`; false when the budget is spent.
+    pub(crate) fn insert(&mut self, key: u64) -> bool {
+        if (self.len + 1) * 4 > self.slots.len() * 3 {
+            if self.slots.len() >= self.max_slots {
+                return false;
+            }
+            self.grow();
+        }
+        let mask = self.slots.len() - 1;
+        let mut i = self.slot(key);
+        while self.slots[i] != 0 {
+            if self.slots[i] == key {
+                return true;
+            }
+            i = (i + 1) & mask;
+        }
+        self.slots[i] = key;
+        self.len += 1;
+        true
+    }
+
+    fn grow(&mut self) {
+        let old = std::mem::take(&mut self.slots);
+        self.slots = vec![0; old.len() * 2];
+        self.shift -= 1;
+        let mask = self.slots.len() - 1;
+        for key in old.into_iter().filter(|&k| k != 0) {
+            let mut i = self.slot(key);
+            while self.slots[i] != 0 {
+                i = (i + 1) & mask;
+            }
+            self.slots[i] = key;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dead_set_grows_and_refuses_past_budget() {
+        let mut d = DeadSet::new(64 * 1024);
+        let mut n = 0u64;
+        while d.insert(n + 1) {
+            n += 1;
+            assert!(n < 1_000_000);
+        }
+        assert!(n >= 2000 && (n as usize) * 8 <= 64 * 1024);
+        assert!((1..=n).all(|k| d.contains(k)));
+        assert!(!d.contains(n + 2));
+    }
+
+    #[test]
+    fn english_centre() {
+        let b = Board::builtin("english").unwrap();
+        let r = solve(&Problem::conventional(&b).unwrap(), &Limits::default());
+        let Outcome::Solved { jumps, finish } = r.outcome else {
+            panic!("{:?}", r.outcome)
+        };
+        assert_eq!(jumps.len(), 31);
+        assert_eq!(finish, b.hole("d4").unwrap().bit());
+    }
+
+    #[test]
+    fn french_is_refuted_by_class() {
+        let b = Board::builtin("french").unwrap();
+        let p = Problem::new(&b, b.start().unwrap(), Finish::AnyOne).unwrap();
+        let r = solve(&p, &Limits::default());
+        assert_eq!(r.outcome, Outcome::Impossible(Reason::Class));
+    }
+}
