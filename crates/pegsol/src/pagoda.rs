@@ -91,6 +91,93 @@ impl Pagoda {
     }
 }
 
+impl Pagoda {
+    /// Fits a pagoda function to a problem by linear programming: minimise the start's total
+    /// subject to the finish totalling 1 and `w(from) + w(over) >= w(to)` for every jump
+    /// (a small secondary weight on every hole keeps the off-start weights low). The LP's
+    /// floating-point answer is turned into exact integer weights (continued fractions, then
+    /// a common denominator) and checked exactly; `None` if that fails.
+    ///
+    /// If the returned function totals less on `start` than on `finish`, it proves the
+    /// problem impossible. Otherwise it is the function with the least slack, the one that
+    /// cuts most positions in a search for this finish.
+    #[must_use]
+    pub fn fit(board: &Board, start: Bits, finish: Bits) -> Option<Pagoda> {
+        use microlp::{ComparisonOp, OptimizationDirection, Problem};
+        let n = board.hole_count();
+        let mut lp = Problem::new(OptimizationDirection::Minimize);
+        let vars: Vec<_> = (0..n)
+            .filter_map(Hole::new)
+            .map(|h| {
+                let cost = if start.contains(h) { 1.0 } else { 0.0 } + 1e-3;
+                lp.add_var(cost, (0.0, 64.0))
+            })
+            .collect();
+        for j in board.jumps() {
+            lp.add_constraint(
+                [
+                    (vars[j.from().index()], 1.0),
+                    (vars[j.over().index()], 1.0),
+                    (vars[j.to().index()], -1.0),
+                ],
+                ComparisonOp::Ge,
+                0.0,
+            );
+        }
+        let terms: Vec<_> = finish.iter().map(|h| (vars[h.index()], 1.0)).collect();
+        lp.add_constraint(terms, ComparisonOp::Eq, 1.0);
+        let outcome = std::panic::catch_unwind(|| lp.solve()).ok()?.ok()?;
+        let microlp::SolveOutcome::Solution(solution) = outcome else {
+            return None;
+        };
+        let values: Vec<f64> = vars.iter().map(|&v| solution.var_value(v).max(0.0)).collect();
+        let fractions: Vec<(i64, i64)> = values.iter().map(|&x| rational(x, 720)).collect();
+        let mut denominator = 1i64;
+        for &(_, d) in &fractions {
+            denominator = lcm(denominator, d)?;
+        }
+        let weights = fractions
+            .iter()
+            .map(|&(num, d)| num.checked_mul(denominator / d))
+            .collect::<Option<Vec<i64>>>()?;
+        Pagoda::new(board, weights)
+    }
+}
+
+/// The closest fraction `p/q` to `x >= 0` with `q <= max_den`, by continued fractions.
+fn rational(x: f64, max_den: i64) -> (i64, i64) {
+    let (mut h0, mut h1, mut k0, mut k1) = (0i64, 1i64, 1i64, 0i64);
+    let mut y = x;
+    for _ in 0..32 {
+        let a = y.floor();
+        if a > 1e9 {
+            break;
+        }
+        let a = a as i64;
+        let (h2, k2) = (a * h1 + h0, a * k1 + k0);
+        if k2 > max_den {
+            break;
+        }
+        (h0, h1, k0, k1) = (h1, h2, k1, k2);
+        let frac = y - a as f64;
+        if frac < 1e-9 {
+            break;
+        }
+        y = 1.0 / frac;
+    }
+    (h1, k1.max(1))
+}
+
+fn lcm(a: i64, b: i64) -> Option<i64> {
+    let gcd = |mut a: i64, mut b: i64| {
+        while b != 0 {
+            (a, b) = (b, a % b);
+        }
+        a
+    };
+    (a / gcd(a, b)).checked_mul(b).filter(|&l| l <= 1 << 40)
+}
+
 /// Valid one-dimensional weight sequences of length `n`.
 fn one_dimensional(n: usize) -> Vec<Vec<i64>> {
     let fib = |k: usize| -> i64 {

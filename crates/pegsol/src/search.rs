@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 use crate::bitset::{Bits, Hole};
 use crate::board::Board;
 use crate::error::{Error, Result};
-use crate::jumps::{Jump, JumpTable};
+use crate::jumps::Jump;
 use crate::pagoda::Pagoda;
 use crate::replay::replay;
 use crate::symmetry::Canonicalizer;
@@ -278,17 +278,37 @@ pub fn solve_with_progress(
     } else {
         Vec::new()
     };
-    targets.retain(|&t| stock.iter().all(|p| p.total(problem.start) >= p.total(t)));
+    // A pagoda function fitted to each finish (by LP) refutes it outright or prunes for it.
+    let mut fitted: Vec<(Bits, Pagoda)> = Vec::new();
+    if limits.pagoda && targets.len() <= 8 {
+        for &t in &targets {
+            if let Some(p) = Pagoda::fit(board, problem.start, t) {
+                fitted.push((t, p));
+            }
+        }
+    }
+    let refuted = |t: Bits| {
+        stock
+            .iter()
+            .chain(fitted.iter().filter(|f| f.0 == t).map(|f| &f.1))
+            .any(|p| p.total(problem.start) < p.total(t))
+    };
+    targets.retain(|&t| !refuted(t));
     if targets.is_empty() {
         return finish(Outcome::Impossible(Reason::Pagoda), 0, 0);
+    }
+    let mut forward_functions = stock.clone();
+    if targets.len() == 1 {
+        forward_functions.extend(fitted.iter().filter(|f| f.0 == targets[0]).map(|f| f.1.clone()));
     }
     let forward = Direction {
         start: problem.start,
         targets: targets.clone(),
         reversed: false,
+        functions: forward_functions,
     };
     let run = |dir: &Direction, budget: usize| {
-        let mut dfs = Dfs::new(board, dir, &stock, budget, deadline, &stop, progress);
+        let mut dfs = Dfs::new(board, dir, budget, deadline, &stop, progress);
         if !limits.symmetry {
             dfs.canon = board.symmetries().canonicalizer(&[0]);
         }
@@ -298,10 +318,19 @@ pub fn solve_with_progress(
     };
     let (result, jumps, (nodes, dead)) = if limits.race_dual && targets.len() == 1 {
         // The dual: jumps in the complement game are the original's jumps played backwards.
+        let (dual_start, dual_target) = (
+            board.holes().minus(targets[0]),
+            board.holes().minus(problem.start),
+        );
+        let mut functions = stock.clone();
+        if limits.pagoda {
+            functions.extend(Pagoda::fit(board, dual_start, dual_target));
+        }
         let dual = Direction {
-            start: board.holes().minus(targets[0]),
-            targets: vec![board.holes().minus(problem.start)],
+            start: dual_start,
+            targets: vec![dual_target],
             reversed: true,
+            functions,
         };
         let half = limits.max_memory / 2;
         let (a, b) = rayon::join(|| run(&forward, half), || run(&dual, half));
@@ -334,22 +363,42 @@ struct Direction {
     start: Bits,
     targets: Vec<Bits>,
     reversed: bool,
+    /// Pagoda functions valid for pruning towards these targets.
+    functions: Vec<Pagoda>,
 }
 
 /// Most pagoda functions tracked at once along the search.
 const MAX_PAGODA: usize = 8;
 
+/// Nodes the first order may visit before the next takes its turn; doubles every round.
+const FIRST_SLICE: u64 = 1 << 16;
+
+/// Why a descent stopped early.
+enum Halt {
+    /// A budget ran out: the search is over.
+    Budget(Budget),
+    /// This order's turn is over: restart from the root in the next order.
+    Turn,
+}
+
 struct Dfs<'a> {
-    table: JumpTable,
+    /// The board's jumps: the two holes needing pegs and the landing hole, as raw words.
+    needs: Vec<u64>,
+    to: Vec<u64>,
+    jumps: Vec<Jump>,
+    /// Jump orders taking turns; each a permutation of jump indices.
+    orders: Vec<Vec<u16>>,
+    order: usize,
+    turn_ends: u64,
     targets: &'a [Bits],
     goal: u32,
     canon: Canonicalizer,
     dead: DeadSet,
     nodes: u64,
     path: Vec<u16>,
-    pagoda_delta: Vec<[i32; MAX_PAGODA]>,
-    pagoda_floor: [i32; MAX_PAGODA],
-    pagoda_start: [i32; MAX_PAGODA],
+    pagoda_delta: Vec<[i64; MAX_PAGODA]>,
+    pagoda_floor: [i64; MAX_PAGODA],
+    pagoda_start: [i64; MAX_PAGODA],
     pagodas: usize,
     deadline: Option<Instant>,
     stop: &'a AtomicBool,
@@ -361,7 +410,6 @@ impl<'a> Dfs<'a> {
     fn new(
         board: &Board,
         dir: &'a Direction,
-        stock: &[Pagoda],
         budget: usize,
         deadline: Option<Instant>,
         stop: &'a AtomicBool,
@@ -369,29 +417,33 @@ impl<'a> Dfs<'a> {
     ) -> Dfs<'a> {
         let sym = board.symmetries();
         let canon = sym.canonicalizer(&sym.stabilizer(&dir.targets));
-        // Keep the pagoda functions that can cut something: those with the most slack
-        // removed by the finish relative to the start, best first.
+        // Keep the pagoda functions that can cut something, those whose finish total is the
+        // largest share of the start total (least slack) first.
         let floor = |p: &Pagoda| dir.targets.iter().map(|&t| p.total(t)).min().unwrap_or(0);
-        let mut useful: Vec<&Pagoda> = stock.iter().filter(|p| floor(p) > 0).collect();
+        let mut useful: Vec<&Pagoda> = dir.functions.iter().filter(|p| floor(p) > 0).collect();
         useful.sort_by_key(|p| {
             let start = p.total(dir.start) as f64;
             std::cmp::Reverse((floor(p) as f64 / start.max(1.0) * 1e6) as i64)
         });
         useful.truncate(MAX_PAGODA);
-        let jumps = &ordered_jumps(board, &dir.targets);
-        let table = JumpTable::new(jumps);
-        let mut pagoda_delta = vec![[0i32; MAX_PAGODA]; jumps.len()];
-        let mut pagoda_floor = [0i32; MAX_PAGODA];
-        let mut pagoda_start = [0i32; MAX_PAGODA];
+        let jumps = board.jumps();
+        let mut pagoda_delta = vec![[0i64; MAX_PAGODA]; jumps.len()];
+        let mut pagoda_floor = [0i64; MAX_PAGODA];
+        let mut pagoda_start = [0i64; MAX_PAGODA];
         for (k, p) in useful.iter().enumerate() {
-            pagoda_floor[k] = floor(p) as i32;
-            pagoda_start[k] = p.total(dir.start) as i32;
+            pagoda_floor[k] = floor(p);
+            pagoda_start[k] = p.total(dir.start);
             for (d, j) in pagoda_delta.iter_mut().zip(jumps) {
-                d[k] = (p.total(j.apply(j.needs())) - p.total(j.needs())) as i32;
+                d[k] = p.total(j.apply(j.needs())) - p.total(j.needs());
             }
         }
         Dfs {
-            table,
+            needs: jumps.iter().map(|j| j.needs().raw()).collect(),
+            to: jumps.iter().map(|j| j.to().bit().raw()).collect(),
+            jumps: jumps.to_vec(),
+            orders: jump_orders(board, &dir.targets),
+            order: 0,
+            turn_ends: u64::MAX,
             targets: &dir.targets,
             goal: dir.targets[0].count(),
             canon,
@@ -409,29 +461,40 @@ impl<'a> Dfs<'a> {
         }
     }
 
+    /// Searches from `start`, the orders taking turns with doubling node slices. The dead
+    /// table is shared (deadness does not depend on the order), so a new turn repeats only
+    /// the unfinished path of the last one.
     fn run(&mut self, start: Bits) -> Result<bool, Budget> {
         let totals = self.pagoda_start;
-        let found = self.visit(start, &totals);
-        if found.is_ok() {
-            // Tell the other direction, if any, that this one has decided.
-            self.stop.store(true, Ordering::Relaxed);
+        let mut slice = FIRST_SLICE;
+        loop {
+            for order in 0..self.orders.len() {
+                self.order = order;
+                self.turn_ends = self.nodes.saturating_add(slice);
+                self.path.clear();
+                match self.visit(start, &totals) {
+                    Ok(found) => {
+                        // Tell the other direction, if any, that this one has decided.
+                        self.stop.store(true, Ordering::Relaxed);
+                        return Ok(found);
+                    }
+                    Err(Halt::Budget(b)) => return Err(b),
+                    Err(Halt::Turn) => {}
+                }
+            }
+            slice = slice.saturating_mul(2);
         }
-        found
     }
 
     fn path_jumps(&self, reversed: bool) -> Vec<Jump> {
-        let mut jumps: Vec<Jump> = self
-            .path
-            .iter()
-            .map(|&i| self.table.get(i as usize))
-            .collect();
+        let mut jumps: Vec<Jump> = self.path.iter().map(|&i| self.jumps[i as usize]).collect();
         if reversed {
             jumps.reverse();
         }
         jumps
     }
 
-    fn visit(&mut self, pos: Bits, totals: &[i32; MAX_PAGODA]) -> Result<bool, Budget> {
+    fn visit(&mut self, pos: Bits, totals: &[i64; MAX_PAGODA]) -> Result<bool, Halt> {
         self.nodes += 1;
         if self.nodes & 0xFFF == 0 {
             self.check_budget()?;
@@ -443,9 +506,12 @@ impl<'a> Dfs<'a> {
         if self.dead.contains(key.raw()) {
             return Ok(false);
         }
-        let mut next = self.table.next_legal(pos, 0);
-        while let Some(i) = next {
-            next = self.table.next_legal(pos, i + 1);
+        let p = pos.raw();
+        for k in 0..self.orders[self.order].len() {
+            let i = self.orders[self.order][k] as usize;
+            if p & self.needs[i] != self.needs[i] || p & self.to[i] != 0 {
+                continue;
+            }
             let delta = &self.pagoda_delta[i];
             let mut next_totals = *totals;
             let mut cut = false;
@@ -457,24 +523,28 @@ impl<'a> Dfs<'a> {
                 continue;
             }
             self.path.push(i as u16);
-            if self.visit(self.table.get(i).apply(pos), &next_totals)? {
+            if self.visit(self.jumps[i].apply(pos), &next_totals)? {
                 return Ok(true);
             }
             self.path.pop();
         }
+        // Every child failed: dead for any order.
         if !self.dead.insert(key.raw()) {
-            return Err(Budget::Memory);
+            return Err(Halt::Budget(Budget::Memory));
         }
         Ok(false)
     }
 
-    fn check_budget(&self) -> Result<(), Budget> {
+    fn check_budget(&self) -> Result<(), Halt> {
         if self.stop.load(Ordering::Relaxed) {
             // The other direction decided; this one's answer no longer matters.
-            return Err(Budget::Time);
+            return Err(Halt::Budget(Budget::Time));
         }
         if self.deadline.is_some_and(|d| Instant::now() >= d) {
-            return Err(Budget::Time);
+            return Err(Halt::Budget(Budget::Time));
+        }
+        if self.nodes >= self.turn_ends {
+            return Err(Halt::Turn);
         }
         if self.nodes & 0x3_FFFF == 0 {
             (self.progress)(&Stats {
@@ -487,12 +557,16 @@ impl<'a> Dfs<'a> {
     }
 }
 
-/// The board's jumps in a sweep towards the finish: jumps from holes on the far side of the
-/// board (measured along the line from the board's centre to the finish) come first, ties in
-/// reading order. A player clears the far side and plays towards the finish; the search finds
-/// lines much faster in that order (English arm ends: 30 million nodes in reading order, a few
-/// thousand in this one). A central finish keeps plain reading order.
-fn ordered_jumps(board: &Board, targets: &[Bits]) -> Vec<Jump> {
+/// Jump orders for the search, as permutations of the board's jump list.
+///
+/// The first is a sweep towards the finish: jumps from holes on the far side of the board
+/// (measured along the line from the board's centre to the finish) come first, ties in reading
+/// order. A player clears the far side and plays towards the finish; on the English board the
+/// search finds every finish within a few thousand nodes in that order (30 million in plain
+/// reading order for an arm end). A central finish keeps plain reading order. The others sweep
+/// along the eight compass directions: run times of a depth-first search are heavy-tailed in the
+/// order, and taking turns between orders (sharing the dead table) cuts the tail.
+fn jump_orders(board: &Board, targets: &[Bits]) -> Vec<Vec<u16>> {
     let finish = targets.iter().fold(Bits::EMPTY, |a, &t| a.union(t));
     let n = finish.count().max(1) as f64;
     let (sr, sc) = finish.iter().fold((0.0, 0.0), |(r, c), h| {
@@ -501,14 +575,30 @@ fn ordered_jumps(board: &Board, targets: &[Bits]) -> Vec<Jump> {
     });
     let (rows, cols) = board.dimensions();
     let mid = ((rows as f64 - 1.0) / 2.0, (cols as f64 - 1.0) / 2.0);
-    let u = (sr / n - mid.0, sc / n - mid.1);
-    let sweep = |h: Hole| {
-        let (r, c) = board.coords(h);
-        ((r as f64 - mid.0) * u.0 + (c as f64 - mid.1) * u.1).round() as i64
-    };
-    let mut jumps = board.jumps().to_vec();
-    jumps.sort_by_key(|j| sweep(j.from()));
-    jumps
+    let goal = (sr / n - mid.0, sc / n - mid.1);
+    let compass = [
+        (1.0, 0.0),
+        (-1.0, 0.0),
+        (0.0, 1.0),
+        (0.0, -1.0),
+        (1.0, 1.0),
+        (-1.0, -1.0),
+        (1.0, -1.0),
+        (-1.0, 1.0),
+    ];
+    let mut orders: Vec<Vec<u16>> = Vec::new();
+    for u in std::iter::once(goal).chain(compass) {
+        let sweep = |h: Hole| {
+            let (r, c) = board.coords(h);
+            ((r as f64 - mid.0) * u.0 + (c as f64 - mid.1) * u.1).round() as i64
+        };
+        let mut order: Vec<u16> = (0..board.jumps().len() as u16).collect();
+        order.sort_by_key(|&i| sweep(board.jumps()[i as usize].from()));
+        if !orders.contains(&order) {
+            orders.push(order);
+        }
+    }
+    orders
 }
 
 /// A set of nonzero 64-bit keys with open addressing, growing by doubling up to a byte budget.

@@ -1,0 +1,68 @@
+//! Published facts the engine must reproduce.
+//!
+//! Sources: the seed text (English board: the last peg can end only at the centre or the four
+//! arm ends, all five attainable; French board from the centre: no single-peg finish, by the
+//! rule of three), and the standard counts of holes and jumps of each board.
+
+use pegsol::{ends, Board, Finish, Limits, Outcome, Problem, Reason};
+
+#[test]
+fn english_ends_are_exactly_the_five_published_holes() {
+    let b = Board::builtin("english").unwrap();
+    let e = ends(&b, b.start().unwrap(), &Limits::default());
+    let reachable: Vec<String> = e.reachable().map(|h| b.label(h.hole)).collect();
+    assert_eq!(reachable, ["d1", "a4", "d4", "g4", "d7"]);
+    for h in &e.holes {
+        match &h.outcome {
+            Outcome::Solved { jumps, finish } => {
+                assert_eq!(jumps.len(), 31);
+                assert_eq!(pegsol::replay(&b, b.start().unwrap(), jumps).unwrap(), *finish);
+            }
+            Outcome::Impossible(r) => assert_eq!(*r, Reason::Class, "{}", b.label(h.hole)),
+            Outcome::Undecided(_) => panic!("undecided"),
+        }
+    }
+}
+
+#[test]
+fn french_centre_is_impossible_by_class_everywhere() {
+    let b = Board::builtin("french").unwrap();
+    let p = Problem::new(&b, b.start().unwrap(), Finish::AnyOne).unwrap();
+    assert_eq!(
+        pegsol::solve(&p, &Limits::default()).outcome,
+        Outcome::Impossible(Reason::Class)
+    );
+    let e = ends(&b, b.start().unwrap(), &Limits::default());
+    assert_eq!(e.reachable().count(), 0);
+}
+
+#[test]
+fn board_sizes_jumps_and_classes() {
+    // (board, holes, jumps, symmetries, classes). Jumps: each line of k holes has k-2
+    // triples, played both ways; e.g. Wiegleb has 27 triples per axis: 2 * 2 * 27 = 108.
+    for (name, holes, jumps, syms, classes) in [
+        ("english", 33, 76, 8, 16),
+        ("french", 37, 92, 8, 16),
+        ("wiegleb", 45, 108, 8, 16),
+        ("diamond", 41, 100, 8, 16),
+    ] {
+        let b = Board::builtin(name).unwrap();
+        assert_eq!(b.hole_count(), holes, "{name}");
+        assert_eq!(b.jumps().len(), jumps, "{name}");
+        assert_eq!(b.symmetries().len(), syms, "{name}");
+        assert_eq!(b.classes().count(), classes, "{name}");
+    }
+}
+
+#[test]
+fn small_memory_budget_gives_undecided_not_a_crash() {
+    let b = Board::builtin("french").unwrap();
+    let start = b.holes().without(b.hole("c1").unwrap());
+    let p = Problem::new(&b, start, Finish::Holes(b.hole("e4").unwrap().bit())).unwrap();
+    let limits = Limits {
+        max_memory: 1 << 20,
+        ..Limits::default()
+    };
+    let r = pegsol::solve(&p, &limits);
+    assert_eq!(r.outcome, Outcome::Undecided(pegsol::Budget::Memory));
+}
