@@ -10,7 +10,12 @@ fn main() {
     if let Some(p) = p {
         println!("start {} finish {}", p.total(start), p.total(t));
         let w = p.weights().to_vec();
-        print!("{}", b.draw_with(|h| std::char::from_digit((w[h.index()] % 36) as u32, 36).unwrap()));
+        print!(
+            "{}",
+            b.draw_with(|h| std::char::from_digit((w[h.index()] % 36) as u32, 36).unwrap())
+        );
         println!("{:?}", w);
-    } else { println!("none"); }
+    } else {
+        println!("none");
+    }
 }

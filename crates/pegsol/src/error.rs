@@ -91,5 +91,5 @@ pub enum Error {
     },
 }
 
-/// Shorthand for results with the library's [`Error`].
+/// Shorthand for results with the library's [`enum@Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;

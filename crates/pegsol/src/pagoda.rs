@@ -130,7 +130,10 @@ impl Pagoda {
         let microlp::SolveOutcome::Solution(solution) = outcome else {
             return None;
         };
-        let values: Vec<f64> = vars.iter().map(|&v| solution.var_value(v).max(0.0)).collect();
+        let values: Vec<f64> = vars
+            .iter()
+            .map(|&v| solution.var_value(v).max(0.0))
+            .collect();
         let fractions: Vec<(i64, i64)> = values.iter().map(|&x| rational(x, 720)).collect();
         let mut denominator = 1i64;
         for &(_, d) in &fractions {

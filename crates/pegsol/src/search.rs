@@ -299,7 +299,12 @@ pub fn solve_with_progress(
     }
     let mut forward_functions = stock.clone();
     if targets.len() == 1 {
-        forward_functions.extend(fitted.iter().filter(|f| f.0 == targets[0]).map(|f| f.1.clone()));
+        forward_functions.extend(
+            fitted
+                .iter()
+                .filter(|f| f.0 == targets[0])
+                .map(|f| f.1.clone()),
+        );
     }
     let forward = Direction {
         start: problem.start,

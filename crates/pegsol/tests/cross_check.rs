@@ -49,61 +49,115 @@ fn lattice() -> impl Strategy<Value = Lattice> {
     ]
 }
 
-/// A random shape of 4 to 20 cells inside a 5x6 box, a random start and a random finish.
-fn problem() -> impl Strategy<Value = (Lattice, Vec<(usize, usize)>, u64, u64, u8)> {
+/// A connected shape of `n` cells grown from one cell on `lattice` (each new cell a lattice
+/// neighbour of the shape, chosen by `choices`), a start and a finish, from raw random words.
+fn build(lat: Lattice, n: usize, choices: &[u64], kind: u8) -> (Board, Bits, Finish) {
+    let mut cells: Vec<(i64, i64)> = vec![(0, 0)];
+    let mut k = 0;
+    while cells.len() < n {
+        let pick = choices[k % choices.len()].rotate_left(k as u32);
+        k += 1;
+        let (r, c) = cells[(pick % cells.len() as u64) as usize];
+        let dirs = lat.directions();
+        let (dr, dc) = dirs[((pick >> 20) % dirs.len() as u64) as usize];
+        let next = (r + dr as i64, c + dc as i64);
+        if !cells.contains(&next) {
+            cells.push(next);
+        }
+    }
+    let r0 = cells.iter().map(|c| c.0).min().unwrap();
+    let c0 = cells.iter().map(|c| c.1).min().unwrap();
+    let cells: Vec<(usize, usize)> = cells
+        .iter()
+        .map(|&(r, c)| ((r - r0) as usize, (c - c0) as usize))
+        .collect();
+    let board = Board::new("random", lat, &cells, None).unwrap();
+    let x = choices[0] ^ choices[choices.len() - 1].rotate_left(17);
+    let hole = |i: u64| pegsol::Hole::new((i % board.hole_count() as u64) as usize).unwrap();
+    let start = match kind % 3 {
+        // The classic start: full but for one hole.
+        0 => board.holes().without(hole(x)),
+        // Full but for two holes.
+        1 => board.holes().without(hole(x)).without(hole(x >> 16)),
+        // A sparse position: about a third of the holes.
+        _ => Bits(x & (x >> 21) | x & (x >> 40)).intersect(board.holes()).with(hole(x >> 8)),
+    };
+    let finish = match kind / 3 % 3 {
+        0 => Finish::AnyOne,
+        1 => Finish::Holes(hole(x >> 5).bit()),
+        _ => Finish::Holes(board.holes().minus(start).lowest().map_or(hole(x).bit(), |h| h.bit())),
+    };
+    (board, start, finish)
+}
+
+fn problem() -> impl Strategy<Value = (Lattice, usize, Vec<u64>, u8)> {
     (
         lattice(),
-        proptest::collection::hash_set((0usize..5, 0usize..6), 4..=20),
-        any::<u64>(),
-        any::<u64>(),
-        0u8..3,
+        4usize..=20,
+        proptest::collection::vec(any::<u64>(), 4..40),
+        0u8..9,
     )
-        .prop_map(|(l, cells, s, f, kind)| (l, cells.into_iter().collect(), s, f, kind))
+}
+
+/// Solves with the library and checks against brute force; returns the brute-force answer.
+fn check(board: &Board, start: Bits, finish: Finish) -> Option<bool> {
+    let problem = Problem::new(board, start, finish).ok()?;
+    let expected = brute_force(board, start, finish);
+    let report = pegsol::solve(&problem, &Limits::default());
+    match report.outcome {
+        Outcome::Solved { jumps, finish: end } => {
+            assert!(expected, "solver found a line brute force could not");
+            assert_eq!(replay(board, start, &jumps).unwrap(), end);
+            match finish {
+                Finish::Holes(f) => assert_eq!(end, f),
+                Finish::AnyOne => assert_eq!(end.count(), 1),
+            }
+        }
+        Outcome::Impossible(reason) => {
+            assert!(!expected, "solver said impossible ({reason}) but a line exists:\n{board:?}");
+        }
+        Outcome::Undecided(b) => panic!("undecided ({b}) on a small board"),
+    }
+    Some(expected)
+}
+
+#[test]
+fn many_random_boards_with_a_mix_of_answers() {
+    // A fixed pseudo-random sweep, so the mix of answers is known to be healthy.
+    let mut state = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let (mut yes, mut no) = (0, 0);
+    for case in 0..1500u64 {
+        let lat = Lattice::ALL[(case % 3) as usize];
+        let n = 4 + (next() % 17) as usize;
+        let choices: Vec<u64> = (0..24).map(|_| next()).collect();
+        let (board, start, finish) = build(lat, n, &choices, (next() % 9) as u8);
+        match check(&board, start, finish) {
+            Some(true) => yes += 1,
+            Some(false) => no += 1,
+            None => {}
+        }
+    }
+    assert!(yes >= 100 && no >= 200, "solvable {yes}, impossible {no}");
 }
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
 
     #[test]
-    fn solver_agrees_with_brute_force((lat, cells, s, f, kind) in problem()) {
-        let board = Board::new("random", lat, &cells, None).unwrap();
-        let n = board.hole_count();
-        // Mostly-full starts, as in real play: clear about a quarter of the holes.
-        let start = Bits(!(s & (s >> 7) & (s >> 13)) & board.holes().raw() | (s & 1));
-        let start = if start == board.holes() { start.without(board.holes().lowest().unwrap()) } else { start };
-        let finish = match kind {
-            0 => Finish::AnyOne,
-            1 => Finish::Holes(pegsol::Hole::new((f % n as u64) as usize).unwrap().bit()),
-            _ => {
-                let a = (f % n as u64) as usize;
-                let b = ((f >> 8) % n as u64) as usize;
-                Finish::Holes(Bits::first(0).with(pegsol::Hole::new(a).unwrap()).with(pegsol::Hole::new(b).unwrap()))
-            }
-        };
-        let Ok(problem) = Problem::new(&board, start, finish) else { return Ok(()); };
-        let expected = brute_force(&board, start, finish);
-        let report = pegsol::solve(&problem, &Limits::default());
-        match report.outcome {
-            Outcome::Solved { jumps, finish: end } => {
-                prop_assert!(expected, "solver found a line brute force could not");
-                let replayed = replay(&board, start, &jumps).unwrap();
-                prop_assert_eq!(replayed, end);
-                match finish {
-                    Finish::Holes(f) => prop_assert_eq!(end, f),
-                    Finish::AnyOne => prop_assert_eq!(end.count(), 1),
-                }
-            }
-            Outcome::Impossible(reason) => {
-                prop_assert!(!expected, "solver said impossible ({reason}) but a line exists");
-            }
-            Outcome::Undecided(b) => prop_assert!(false, "undecided ({b}) on a small board"),
-        }
+    fn solver_agrees_with_brute_force((lat, n, choices, kind) in problem()) {
+        let (board, start, finish) = build(lat, n, &choices, kind);
+        check(&board, start, finish);
     }
 
     #[test]
-    fn symmetric_problems_agree((lat, cells, s, _f, _k) in problem()) {
-        let board = Board::new("random", lat, &cells, None).unwrap();
-        let start = Bits(s & board.holes().raw());
+    fn symmetric_problems_agree((lat, n, choices, kind) in problem()) {
+        let (board, start, _) = build(lat, n, &choices, kind);
         let Ok(problem) = Problem::new(&board, start, Finish::AnyOne) else { return Ok(()); };
         let solved = |p: &Problem| matches!(pegsol::solve(p, &Limits::default()).outcome, Outcome::Solved { .. });
         let base = solved(&problem);
@@ -115,12 +169,10 @@ proptest! {
     }
 
     #[test]
-    fn class_refutations_are_sound((lat, cells, s, f, _k) in problem()) {
+    fn class_refutations_are_sound((lat, n, choices, kind) in problem()) {
         // Whenever the solver cites the class, brute force agrees, and the class is jump-invariant.
-        let board = Board::new("random", lat, &cells, None).unwrap();
-        let start = Bits(s & board.holes().raw());
-        let n = board.hole_count();
-        let target = pegsol::Hole::new((f % n as u64) as usize).unwrap().bit();
+        let (board, start, _) = build(lat, n, &choices, kind);
+        let target = pegsol::Hole::new((choices[1] % board.hole_count() as u64) as usize).unwrap().bit();
         let Ok(problem) = Problem::new(&board, start, Finish::Holes(target)) else { return Ok(()); };
         if pegsol::solve(&problem, &Limits::default()).outcome == Outcome::Impossible(Reason::Class) {
             prop_assert!(!brute_force(&board, start, Finish::Holes(target)));

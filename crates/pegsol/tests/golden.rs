@@ -16,7 +16,10 @@ fn english_ends_are_exactly_the_five_published_holes() {
         match &h.outcome {
             Outcome::Solved { jumps, finish } => {
                 assert_eq!(jumps.len(), 31);
-                assert_eq!(pegsol::replay(&b, b.start().unwrap(), jumps).unwrap(), *finish);
+                assert_eq!(
+                    pegsol::replay(&b, b.start().unwrap(), jumps).unwrap(),
+                    *finish
+                );
             }
             Outcome::Impossible(r) => assert_eq!(*r, Reason::Class, "{}", b.label(h.hole)),
             Outcome::Undecided(_) => panic!("undecided"),

@@ -1,0 +1,242 @@
+//! The `pegsol` binary end to end: outputs, JSON shape, exit codes and error messages.
+
+use std::io::Write;
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn pegsol(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_pegsol"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn json(o: &Output) -> Value {
+    serde_json::from_slice(&o.stdout).expect("stdout is one JSON object")
+}
+
+fn temp_board(name: &str, text: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("pegsol-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::File::create(&path)
+        .unwrap()
+        .write_all(text.as_bytes())
+        .unwrap();
+    path
+}
+
+#[test]
+fn solve_english_prints_31_jumps_and_the_final_board() {
+    let o = pegsol(&["solve", "english"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("solved: 31 jumps"), "{out}");
+    assert!(out.contains("position class"), "{out}");
+    assert!(out.contains("4 . . . o . . ."), "{out}");
+}
+
+#[test]
+fn solve_json_has_every_field() {
+    let o = pegsol(&["solve", "english", "--json"]);
+    assert_eq!(o.status.code(), Some(0));
+    let v = json(&o);
+    assert_eq!(v["board"], "english");
+    assert_eq!(v["empty"], serde_json::json!(["d4"]));
+    assert_eq!(v["finish"], serde_json::json!(["d4"]));
+    assert_eq!(v["status"], "solved");
+    assert!(v["reason"].is_null());
+    assert_eq!(v["jumps"].as_array().unwrap().len(), 31);
+    let moves = v["moves"].as_u64().unwrap();
+    assert!((18..=31).contains(&moves));
+    assert_eq!(v["move_list"].as_array().unwrap().len() as u64, moves);
+    for key in ["nodes", "dead", "millis"] {
+        assert!(v["stats"][key].is_u64(), "{key}");
+    }
+    // The printed jumps replay through the CLI's own checker to the finish.
+    let line: Vec<String> = v["jumps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|j| j.as_str().unwrap().to_string())
+        .collect();
+    let r = pegsol(&["replay", "english", &line.join(" "), "--json"]);
+    assert_eq!(r.status.code(), Some(0));
+    assert_eq!(json(&r)["final"], serde_json::json!(["d4"]));
+}
+
+#[test]
+fn every_english_finish_is_solved() {
+    for finish in ["d4", "d1", "a4", "g4", "d7"] {
+        let o = pegsol(&["solve", "english", "--finish", finish, "--json"]);
+        assert_eq!(o.status.code(), Some(0), "{finish}");
+        assert_eq!(json(&o)["final"], serde_json::json!([finish]));
+    }
+}
+
+#[test]
+fn french_is_impossible_by_class() {
+    let o = pegsol(&["solve", "french", "--json"]);
+    assert_eq!(o.status.code(), Some(1));
+    let v = json(&o);
+    assert_eq!(v["status"], "impossible");
+    assert_eq!(v["reason"], "position class");
+    let o = pegsol(&["ends", "french", "--json"]);
+    assert_eq!(o.status.code(), Some(1));
+    let v = json(&o);
+    assert_eq!(v["ends"].as_array().unwrap().len(), 0);
+    assert_eq!(v["impossible"].as_array().unwrap().len(), 37);
+}
+
+#[test]
+fn ends_english_lists_exactly_the_five_holes() {
+    let o = pegsol(&["ends", "english", "--json"]);
+    assert_eq!(o.status.code(), Some(0));
+    let v = json(&o);
+    let ends: Vec<&str> = v["ends"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["hole"].as_str().unwrap())
+        .collect();
+    assert_eq!(ends, ["d1", "a4", "d4", "g4", "d7"]);
+    for e in v["ends"].as_array().unwrap() {
+        assert_eq!(e["jumps"].as_array().unwrap().len(), 31);
+    }
+    let impossible = v["impossible"].as_array().unwrap();
+    assert_eq!(impossible.len(), 28);
+    assert!(impossible.iter().all(|i| i["reason"] == "position class"));
+}
+
+#[test]
+fn board_files_in_both_picture_styles() {
+    let seed =
+        "    o o o\n    o o o\no o o o o o o\no o o . o o o\no o o o o o o\n    o o o\n    o o o\n";
+    let path = temp_board("seed.txt", seed);
+    let o = pegsol(&["solve", path.to_str().unwrap(), "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(json(&o)["finish"], serde_json::json!(["d4"]));
+    // Two vacancies, finish anywhere by default.
+    let path = temp_board("small.txt", "ooo\no.o\noo.\n");
+    let o = pegsol(&["solve", path.to_str().unwrap(), "--json"]);
+    let v = json(&o);
+    assert_eq!(v["finish"], "any");
+    assert!(o.status.code() == Some(0) || o.status.code() == Some(1));
+}
+
+#[test]
+fn bad_input_is_exit_2_with_a_clear_message() {
+    let cases: Vec<(Vec<String>, &str)> = vec![
+        (vec!["solve".into(), "nosuchboard".into()], "unknown board"),
+        (
+            vec![
+                "solve".into(),
+                "english".into(),
+                "--empty".into(),
+                "z9".into(),
+            ],
+            "no hole \"z9\"",
+        ),
+        (
+            vec![
+                "solve".into(),
+                "english".into(),
+                "--finish".into(),
+                "4d".into(),
+            ],
+            "bad hole label",
+        ),
+        (vec!["solve".into(), "rect:9x9".into()], "bad rectangle"),
+        (
+            vec![
+                "solve".into(),
+                "english".into(),
+                "--timeout".into(),
+                "0".into(),
+            ],
+            "--timeout must be a positive",
+        ),
+        (
+            vec!["replay".into(), "english".into(), "d2-d4 d2-d4".into()],
+            "jump 2 (d2-d4) is illegal",
+        ),
+        (vec!["bogus".into()], "unrecognized subcommand"),
+    ];
+    for (args, message) in cases {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let o = pegsol(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&o).contains(message), "{args:?}: {}", stderr(&o));
+    }
+    let path = temp_board("bad.txt", "ooo\noo#\n");
+    let o = pegsol(&["solve", path.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("line 2, column 3"), "{}", stderr(&o));
+    let path = temp_board("empty.txt", "   \n");
+    let o = pegsol(&["show", path.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("no holes"));
+}
+
+#[test]
+fn budgets_give_exit_3_and_say_why() {
+    let o = pegsol(&[
+        "solve",
+        "french",
+        "--empty",
+        "c1",
+        "--finish",
+        "e4",
+        "--max-memory",
+        "1",
+    ]);
+    assert_eq!(o.status.code(), Some(3), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("undecided within budget"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(stdout(&o).contains("--max-memory"));
+    let o = pegsol(&[
+        "solve",
+        "french",
+        "--empty",
+        "c1",
+        "--finish",
+        "e4",
+        "--timeout",
+        "0.05",
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(3));
+    let v = json(&o);
+    assert_eq!(v["status"], "undecided");
+    assert_eq!(v["reason"], "time budget");
+}
+
+#[test]
+fn boards_and_show() {
+    let o = pegsol(&["boards"]);
+    assert_eq!(o.status.code(), Some(0));
+    let out = stdout(&o);
+    for name in ["english", "french", "wiegleb", "diamond", "rect:RxC"] {
+        assert!(out.contains(name), "{name}");
+    }
+    let v = json(&pegsol(&["boards", "--json"]));
+    let english = &v["boards"][0];
+    assert_eq!(english["holes"], "33");
+    assert_eq!(english["vacancy"], serde_json::json!(["d4"]));
+    let v = json(&pegsol(&["show", "english", "--json"]));
+    assert_eq!(v["classes"], 16);
+    assert_eq!(v["symmetries"], 8);
+    assert_eq!(v["invariants"].as_array().unwrap().len(), 4);
+}
