@@ -591,17 +591,34 @@ fn jump_orders(board: &Board, targets: &[Bits]) -> Vec<Vec<u16>> {
         (1.0, -1.0),
         (-1.0, 1.0),
     ];
+    let project = |h: Hole, u: (f64, f64)| {
+        let (r, c) = board.coords(h);
+        ((r as f64 - mid.0) * u.0 + (c as f64 - mid.1) * u.1).round() as i64
+    };
     let mut orders: Vec<Vec<u16>> = Vec::new();
-    for u in std::iter::once(goal).chain(compass) {
-        let sweep = |h: Hole| {
-            let (r, c) = board.coords(h);
-            ((r as f64 - mid.0) * u.0 + (c as f64 - mid.1) * u.1).round() as i64
-        };
+    let mut add = |u: (f64, f64), v: (f64, f64)| {
         let mut order: Vec<u16> = (0..board.jumps().len() as u16).collect();
-        order.sort_by_key(|&i| sweep(board.jumps()[i as usize].from()));
+        order.sort_by_key(|&i| {
+            let j = board.jumps()[i as usize];
+            // The goal sweep (v = 0) keeps reading order for ties.
+            let landing = if v == (0.0, 0.0) {
+                0
+            } else {
+                project(j.to(), u)
+            };
+            (project(j.from(), u), project(j.from(), v), landing)
+        });
         if !orders.contains(&order) {
             orders.push(order);
         }
+    };
+    // The goal sweep, ties in reading order; then each compass sweep with ties broken by a
+    // perpendicular sweep both ways, so that the set of orders is the same for symmetric
+    // problems (the board's symmetries permute it).
+    add(goal, (0.0, 0.0));
+    for u in compass {
+        add(u, (-u.1, u.0));
+        add(u, (u.1, -u.0));
     }
     orders
 }

@@ -80,12 +80,20 @@ fn build(lat: Lattice, n: usize, choices: &[u64], kind: u8) -> (Board, Bits, Fin
         // Full but for two holes.
         1 => board.holes().without(hole(x)).without(hole(x >> 16)),
         // A sparse position: about a third of the holes.
-        _ => Bits(x & (x >> 21) | x & (x >> 40)).intersect(board.holes()).with(hole(x >> 8)),
+        _ => Bits(x & (x >> 21) | x & (x >> 40))
+            .intersect(board.holes())
+            .with(hole(x >> 8)),
     };
     let finish = match kind / 3 % 3 {
         0 => Finish::AnyOne,
         1 => Finish::Holes(hole(x >> 5).bit()),
-        _ => Finish::Holes(board.holes().minus(start).lowest().map_or(hole(x).bit(), |h| h.bit())),
+        _ => Finish::Holes(
+            board
+                .holes()
+                .minus(start)
+                .lowest()
+                .map_or(hole(x).bit(), |h| h.bit()),
+        ),
     };
     (board, start, finish)
 }
@@ -114,7 +122,10 @@ fn check(board: &Board, start: Bits, finish: Finish) -> Option<bool> {
             }
         }
         Outcome::Impossible(reason) => {
-            assert!(!expected, "solver said impossible ({reason}) but a line exists:\n{board:?}");
+            assert!(
+                !expected,
+                "solver said impossible ({reason}) but a line exists:\n{board:?}"
+            );
         }
         Outcome::Undecided(b) => panic!("undecided ({b}) on a small board"),
     }
