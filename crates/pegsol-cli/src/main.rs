@@ -63,6 +63,21 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// One-dimensional solitaire: the fewest pegs a row of cells reduces to, in linear time.
+    Line {
+        /// The cells: 1 a peg, 0 a hole (e.g. 1011011); `-` reads them from standard input.
+        #[arg(required_unless_present = "regex")]
+        config: Option<String>,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+        /// Leave the jump list out.
+        #[arg(long)]
+        summary: bool,
+        /// Print the language of configurations that reduce to one peg, as a regular expression.
+        #[arg(long, conflicts_with_all = ["config", "summary"])]
+        regex: bool,
+    },
     /// Show a board: its holes, labels, symmetry group and position classes.
     Show {
         #[command(flatten)]
@@ -86,7 +101,7 @@ struct Setup {
 #[derive(Args)]
 struct BudgetArgs {
     /// Memory budget for the search tables, in MB.
-    #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
+    #[arg(long, default_value_t = 4096, value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
     max_memory: u64,
     /// Time budget in seconds (for `ends`: per hole).
     #[arg(long)]
@@ -121,6 +136,15 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
         Ok(code) => ExitCode::from(code),
+        Err(e)
+            if e.chain().any(|c| {
+                c.downcast_ref::<std::io::Error>()
+                    .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+            }) =>
+        {
+            // The reader went away (e.g. `| head`): not an error of ours.
+            ExitCode::SUCCESS
+        }
         Err(e) => {
             eprintln!("error: {e:#}");
             ExitCode::from(BAD_INPUT)
@@ -144,6 +168,12 @@ fn run(cli: Cli) -> Result<u8> {
         } => ends(&setup, &budget, json),
         Command::Replay { setup, jumps, json } => replay(&setup, &jumps, json),
         Command::Show { setup, json } => show(&setup, json),
+        Command::Line {
+            config,
+            json,
+            summary,
+            regex,
+        } => line(config.as_deref(), json, summary, regex),
     }
 }
 
@@ -607,5 +637,99 @@ fn show(setup: &Setup, json: bool) -> Result<u8> {
             board.draw_with(|h| if f.contains(h) { '1' } else { '0' })
         );
     }
+    Ok(0)
+}
+
+fn line(config: Option<&str>, json: bool, summary: bool, regex: bool) -> Result<u8> {
+    use pegsol::one_dimensional as line;
+    use std::io::{Read, Write};
+    if regex {
+        if json {
+            print_json(&json!({ "regex": line::REGEX }));
+        } else {
+            println!("{}", line::REGEX);
+        }
+        return Ok(0);
+    }
+    let text = match config {
+        Some("-") | None => {
+            let mut s = String::new();
+            std::io::stdin()
+                .read_to_string(&mut s)
+                .context("cannot read the configuration from standard input")?;
+            s
+        }
+        Some(c) => c.to_string(),
+    };
+    let cells = line::parse_line(&text).context("bad configuration")?;
+    let solution = line::solve_line(&cells, !summary);
+    // The independent replay of the jumps before anything is printed.
+    if !summary {
+        let left = line::replay_line(&cells, &solution.jumps)
+            .map_err(|e| anyhow::anyhow!("internal error: {e}"))?;
+        if left != solution.min_pegs {
+            bail!(
+                "internal error: the jumps leave {left} pegs, not {}",
+                solution.min_pegs
+            );
+        }
+    }
+    let out = std::io::stdout();
+    let mut out = std::io::BufWriter::new(out.lock());
+    let jump_text = |&(a, b): &(usize, usize)| format!("{a}-{b}");
+    if json {
+        let mut v = json!({
+            "config_length": cells.len(),
+            "pegs": cells.iter().filter(|&&c| c).count(),
+            "min_pegs": solution.min_pegs,
+            "solvable": solution.min_pegs == 1,
+            "pieces": solution.pieces.iter().map(|&(a, b)| json!([a, b])).collect::<Vec<_>>(),
+        });
+        if !summary {
+            v["jumps"] = json!(solution.jumps.iter().map(jump_text).collect::<Vec<_>>());
+        }
+        serde_json::to_writer(&mut out, &v)?;
+        writeln!(out)?;
+    } else {
+        writeln!(
+            out,
+            "{} cells, {} pegs: reduces to {} peg(s){}",
+            cells.len(),
+            cells.iter().filter(|&&c| c).count(),
+            solution.min_pegs,
+            if solution.min_pegs == 1 {
+                " (solvable)"
+            } else {
+                ""
+            }
+        )?;
+        writeln!(
+            out,
+            "pieces ([start, end), each reducing to one peg): {}",
+            solution.pieces.len()
+        )?;
+        for (a, b) in solution
+            .pieces
+            .iter()
+            .take(if summary { 20 } else { usize::MAX })
+        {
+            writeln!(out, "  [{a}, {b})")?;
+        }
+        if summary && solution.pieces.len() > 20 {
+            writeln!(out, "  ... ({} more)", solution.pieces.len() - 20)?;
+        }
+        if !summary {
+            writeln!(
+                out,
+                "jumps ({}, replayed and checked):",
+                solution.jumps.len()
+            )?;
+            for chunk in solution.jumps.chunks(12) {
+                let texts: Vec<String> = chunk.iter().map(jump_text).collect();
+                writeln!(out, "  {}", texts.join(" "))?;
+            }
+        }
+    }
+    out.flush()?;
     Ok(0)
 }

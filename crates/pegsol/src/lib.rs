@@ -36,6 +36,7 @@ mod error;
 mod jumps;
 mod lattice;
 pub mod notation;
+pub mod one_dimensional;
 mod pagoda;
 mod replay;
 mod search;

@@ -131,7 +131,7 @@ pub struct Limits {
 impl Default for Limits {
     fn default() -> Limits {
         Limits {
-            max_memory: 1 << 30,
+            max_memory: 4 << 30,
             timeout: None,
             race_dual: true,
             pagoda: true,
@@ -667,11 +667,12 @@ impl DeadSet {
 
     /// Inserts `key`; false when the budget is spent.
     pub(crate) fn insert(&mut self, key: u64) -> bool {
-        if (self.len + 1) * 4 > self.slots.len() * 3 {
-            if self.slots.len() >= self.max_slots {
-                return false;
-            }
+        // Grow at 3/4 full; at the largest size the budget allows, fill to 9/10 first.
+        if (self.len + 1) * 4 > self.slots.len() * 3 && self.slots.len() < self.max_slots {
             self.grow();
+        }
+        if (self.len + 1) * 10 > self.slots.len() * 9 {
+            return false;
         }
         let mask = self.slots.len() - 1;
         let mut i = self.slot(key);
