@@ -240,3 +240,55 @@ fn boards_and_show() {
     assert_eq!(v["symmetries"], 8);
     assert_eq!(v["invariants"].as_array().unwrap().len(), 4);
 }
+
+#[test]
+fn line_solves_and_explains() {
+    let v = json(&pegsol(&["line", "11110", "--json"]));
+    assert_eq!(v["config_length"], 5);
+    assert_eq!(v["min_pegs"], 2);
+    assert_eq!(v["solvable"], false);
+    assert_eq!(v["pieces"], serde_json::json!([[0, 2], [2, 5]]));
+    assert_eq!(v["jumps"].as_array().unwrap().len(), 2);
+    let v = json(&pegsol(&["line", "0001011000", "--json"]));
+    assert_eq!(v["min_pegs"], 1);
+    assert_eq!(v["solvable"], true);
+    let o = pegsol(&["line", "1011011"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).contains("reduces to 2 peg(s)"));
+    let o = pegsol(&["line", "--regex"]);
+    assert_eq!(stdout(&o).trim(), pegsol::one_dimensional::REGEX);
+}
+
+#[test]
+fn line_reads_stdin_and_summarises() {
+    use std::process::Stdio;
+    let config: String = (0..200_000).map(|i| if i % 3 == 2 { '0' } else { '1' }).collect();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pegsol"))
+        .args(["line", "-", "--json", "--summary"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(config.as_bytes())
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    let v = json(&o);
+    assert_eq!(v["config_length"], 200_000);
+    assert!(v.get("jumps").is_none());
+    assert!(v["min_pegs"].as_u64().unwrap() >= 1);
+}
+
+#[test]
+fn line_bad_input_names_the_position() {
+    let o = pegsol(&["line", "10x1"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("index 2"), "{}", stderr(&o));
+    let o = pegsol(&["line", ""]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("empty configuration"));
+}
