@@ -53,6 +53,23 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Count the whole game: positions per level, winning positions, solutions and games.
+    Count {
+        #[command(flatten)]
+        setup: Setup,
+        /// Holes that must hold the final pegs, or `any` (default as for `solve`).
+        #[arg(long)]
+        finish: Option<String>,
+        /// Worker threads (default: all cores).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Memory budget for the stored levels, in MB.
+        #[arg(long, default_value_t = 8192, value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
+        max_memory: u64,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
     /// Replay a line of play and show where it ends (or which jump is illegal).
     Replay {
         #[command(flatten)]
@@ -167,6 +184,13 @@ fn run(cli: Cli) -> Result<u8> {
             json,
         } => ends(&setup, &budget, json),
         Command::Replay { setup, jumps, json } => replay(&setup, &jumps, json),
+        Command::Count {
+            setup,
+            finish,
+            threads,
+            max_memory,
+            json,
+        } => count(&setup, finish.as_deref(), threads, max_memory, json),
         Command::Show { setup, json } => show(&setup, json),
         Command::Line {
             config,
@@ -731,5 +755,146 @@ fn line(config: Option<&str>, json: bool, summary: bool, regex: bool) -> Result<
         }
     }
     out.flush()?;
+    Ok(0)
+}
+
+/// Peak resident memory of this process in MB (Linux), 0 elsewhere.
+fn peak_memory_mb() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .and_then(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok())
+        })
+        .map_or(0, |kb| kb.div_ceil(1024))
+}
+
+fn count(
+    setup: &Setup,
+    finish: Option<&str>,
+    threads: Option<usize>,
+    max_memory: u64,
+    json: bool,
+) -> Result<u8> {
+    let (board, start) = load_setup(setup)?;
+    let finish = finish_of(&board, start, finish)?;
+    let problem = Problem::new(&board, start, finish)?;
+    let threads = threads.unwrap_or_else(rayon::current_num_threads).max(1);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .context("cannot start the worker threads")?;
+    let bar = spinner("counting");
+    let began = std::time::Instant::now();
+    let result = pool.install(|| {
+        pegsol::count::count(
+            &problem,
+            (max_memory as usize).saturating_mul(1 << 20),
+            &|l| {
+                if let Some(bar) = &bar {
+                    bar.set_message(format!(
+                        "counting: level {} ({} pegs), {} positions, {} MB",
+                        l.jumps,
+                        l.pegs,
+                        l.positions,
+                        peak_memory_mb()
+                    ));
+                }
+            },
+        )
+    });
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    let c = match result {
+        Ok(c) => c,
+        Err(e @ pegsol::count::CountError::Memory { .. }) => {
+            println!("undecided within budget: {e}");
+            return Ok(UNDECIDED);
+        }
+        Err(e) => bail!("{e}"),
+    };
+    let millis = began.elapsed().as_millis() as u64;
+    if json {
+        // Large integers as exact JSON numbers (serde_json's arbitrary precision is not
+        // needed: u128 is written as a plain integer literal).
+        let levels: Vec<Value> = c
+            .levels
+            .iter()
+            .map(|l| {
+                json!({
+                    "jumps": l.jumps, "pegs": l.pegs, "positions": l.positions,
+                    "classes": l.classes, "winning": l.winning,
+                    "winning_classes": l.winning_classes, "dead_ends": l.dead_ends,
+                    "paths": l.paths,
+                })
+            })
+            .collect();
+        print_json(&json!({
+            "board": board.name(),
+            "empty": board.labels(board.holes().minus(start)),
+            "finish": finish_json(&board, finish),
+            "symmetries": c.symmetries,
+            "levels": levels,
+            "positions": c.positions(),
+            "positions_up_to_symmetry": c.classes(),
+            "winning_positions": c.winning(),
+            "winning_positions_up_to_symmetry": c.winning_classes(),
+            "solutions": c.solutions,
+            "games": c.games,
+            "shortest_dead_end": c.shortest_dead_end(),
+            "millis": millis,
+            "peak_memory_mb": peak_memory_mb(),
+            "threads": threads,
+        }));
+        return Ok(0);
+    }
+    println!(
+        "board {} ({} holes), empty: {}, finish: {}, symmetry group of order {}",
+        board.name(),
+        board.hole_count(),
+        notation::set_text(&board, board.holes().minus(start)),
+        finish_text(&board, finish),
+        c.symmetries
+    );
+    println!(
+        "{:>5} {:>4} {:>14} {:>12} {:>12} {:>12} {:>12} {:>26}",
+        "jumps", "pegs", "positions", "classes", "winning", "win.classes", "dead ends", "paths"
+    );
+    for l in &c.levels {
+        println!(
+            "{:>5} {:>4} {:>14} {:>12} {:>12} {:>12} {:>12} {:>26}",
+            l.jumps,
+            l.pegs,
+            l.positions,
+            l.classes,
+            l.winning,
+            l.winning_classes,
+            l.dead_ends,
+            l.paths
+        );
+    }
+    println!(
+        "positions: {} ({} up to symmetry)",
+        c.positions(),
+        c.classes()
+    );
+    println!(
+        "winning positions: {} ({} up to symmetry)",
+        c.winning(),
+        c.winning_classes()
+    );
+    println!("solutions: {}", c.solutions);
+    println!("games: {}", c.games);
+    if let Some(d) = c.shortest_dead_end() {
+        println!("shortest game that gets stuck: {d} jumps");
+    }
+    println!(
+        "{} ms, peak memory {} MB, {} threads",
+        millis,
+        peak_memory_mb(),
+        threads
+    );
     Ok(0)
 }

@@ -262,7 +262,9 @@ fn line_solves_and_explains() {
 #[test]
 fn line_reads_stdin_and_summarises() {
     use std::process::Stdio;
-    let config: String = (0..200_000).map(|i| if i % 3 == 2 { '0' } else { '1' }).collect();
+    let config: String = (0..200_000)
+        .map(|i| if i % 3 == 2 { '0' } else { '1' })
+        .collect();
     let mut child = Command::new(env!("CARGO_BIN_EXE_pegsol"))
         .args(["line", "-", "--json", "--summary"])
         .stdin(Stdio::piped())

@@ -31,6 +31,7 @@
 mod bitset;
 mod board;
 mod classes;
+pub mod count;
 mod ends;
 mod error;
 mod jumps;

@@ -180,6 +180,27 @@ impl Canonicalizer {
     }
 }
 
+impl Canonicalizer {
+    /// The least image of `set` and the size of its orbit under the subgroup.
+    #[must_use]
+    #[inline]
+    pub fn canonical_and_orbit(&self, set: Bits) -> (Bits, u32) {
+        let x = set.raw();
+        let mut best = x;
+        let mut fixed = 1u32;
+        for g in 0..self.count {
+            let t = &self.tables[g * self.bytes * 256..(g + 1) * self.bytes * 256];
+            let mut out = 0u64;
+            for k in 0..self.bytes {
+                out |= t[k * 256 + (x >> (8 * k) & 255) as usize];
+            }
+            best = best.min(out);
+            fixed += u32::from(out == x);
+        }
+        (Bits(best), self.order() as u32 / fixed)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

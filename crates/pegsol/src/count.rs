@@ -1,0 +1,353 @@
+//! Whole-game analysis: every position reachable from a start, level by level, with exact path
+//! counts, dead ends, and the positions that can still reach the finish.
+//!
+//! Every jump removes one peg, so the positions reachable after `k` jumps form level `k`, and a
+//! breadth-first pass needs only one level at a time. Positions are kept up to symmetry: the
+//! group is the part of the board's group that fixes both the start and the finish, so a
+//! representative stands for its whole orbit. Path counts are kept per orbit: if `T(R)` is the
+//! number of jump sequences from the start to any position of orbit `R`, then
+//! `T(R) = sum over parents P and jumps j from P's representative with j(P) in R of T(P)`,
+//! since the representatives of one orbit have equally many continuations into each other
+//! orbit. Counts are `u128` with checked additions: an overflow is an error, never a wrap.
+//!
+//! Each level's successors are generated in parallel (rayon, by chunks), canonicalised, then
+//! sorted by key with their counts summed. A backward pass over the stored levels marks the
+//! representatives that can still reach the finish.
+
+use rayon::prelude::*;
+
+use crate::bitset::Bits;
+use crate::search::Problem;
+
+/// Figures for one jump level.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Level {
+    /// Jumps made to reach this level.
+    pub jumps: u32,
+    /// Pegs on the board at this level.
+    pub pegs: u32,
+    /// Distinct positions reachable.
+    pub positions: u64,
+    /// The same up to symmetry.
+    pub classes: u64,
+    /// Positions from which the finish can still be reached.
+    pub winning: u64,
+    /// The same up to symmetry.
+    pub winning_classes: u64,
+    /// Positions with no jump left.
+    pub dead_ends: u64,
+    /// Jump sequences from the start reaching this level.
+    pub paths: u128,
+}
+
+/// The whole analysis.
+#[derive(Clone, Debug, Default)]
+pub struct Count {
+    /// One entry per level, from the start.
+    pub levels: Vec<Level>,
+    /// Order of the symmetry group used.
+    pub symmetries: usize,
+    /// Distinct jump sequences from the start to a finish position.
+    pub solutions: u128,
+    /// Distinct jump sequences played until no jump is left.
+    pub games: u128,
+}
+
+impl Count {
+    /// Positions reachable, over all levels.
+    #[must_use]
+    pub fn positions(&self) -> u64 {
+        self.levels.iter().map(|l| l.positions).sum()
+    }
+    /// Positions reachable up to symmetry.
+    #[must_use]
+    pub fn classes(&self) -> u64 {
+        self.levels.iter().map(|l| l.classes).sum()
+    }
+    /// Positions from which the finish can be reached.
+    #[must_use]
+    pub fn winning(&self) -> u64 {
+        self.levels.iter().map(|l| l.winning).sum()
+    }
+    /// The same up to symmetry.
+    #[must_use]
+    pub fn winning_classes(&self) -> u64 {
+        self.levels.iter().map(|l| l.winning_classes).sum()
+    }
+    /// The fewest jumps after which some game is stuck, if any game gets stuck.
+    #[must_use]
+    pub fn shortest_dead_end(&self) -> Option<u32> {
+        self.levels
+            .iter()
+            .find(|l| l.dead_ends > 0)
+            .map(|l| l.jumps)
+    }
+}
+
+/// Why a count could not finish.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CountError {
+    /// A level would not fit in the memory budget.
+    Memory {
+        /// The level (jumps made) that did not fit.
+        level: u32,
+        /// Bytes it needed.
+        needed: usize,
+    },
+    /// A path count passed `u128::MAX`.
+    Overflow,
+}
+
+impl std::fmt::Display for CountError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CountError::Memory { level, needed } => write!(
+                f,
+                "level {level} needs {} MB, more than the memory budget; raise --max-memory",
+                needed >> 20
+            ),
+            CountError::Overflow => write!(f, "a path count passed 2^128"),
+        }
+    }
+}
+
+impl std::error::Error for CountError {}
+
+/// Counts the whole game of `problem`, keeping at most `max_memory` bytes of level data.
+/// `progress` is called after each level.
+///
+/// ```
+/// use pegsol::{Board, Problem, count::count};
+/// let b = Board::builtin("rect:3x3").unwrap();
+/// let c = count(&Problem::new(&b, b.holes().without(b.hole("b2").unwrap()),
+///     pegsol::Finish::AnyOne).unwrap(), usize::MAX, &|_| {}).unwrap();
+/// assert_eq!(c.levels[0].positions, 1);
+/// assert!(c.games >= c.solutions);
+/// ```
+pub fn count(
+    problem: &Problem,
+    max_memory: usize,
+    progress: &(dyn Fn(&Level) + Sync),
+) -> Result<Count, CountError> {
+    let board = problem.board();
+    let targets = problem.targets();
+    let sym = board.symmetries();
+    let mut group = sym.stabilizer(&targets);
+    group.retain(|&g| sym.apply(g, problem.start()) == problem.start());
+    let canon = sym.canonicalizer(&group);
+    let jumps: Vec<(u64, u64, u64)> = board
+        .jumps()
+        .iter()
+        .map(|j| (j.needs().raw(), j.to().bit().raw(), j.holes().raw()))
+        .collect();
+    let goal = targets.first().map_or(1, |t| t.count());
+    let is_target: Vec<u64> = {
+        let mut t: Vec<u64> = targets.iter().map(|&t| canon.canonical(t).raw()).collect();
+        t.sort_unstable();
+        t.dedup();
+        t
+    };
+    let (start, _) = canon.canonical_and_orbit(problem.start());
+    let mut keys: Vec<u64> = vec![start.raw()];
+    let mut counts: Vec<u128> = vec![1];
+    let mut stored: Vec<Vec<u64>> = Vec::new();
+    let mut result = Count {
+        symmetries: canon.order(),
+        ..Count::default()
+    };
+    let mut used = 0usize;
+    let mut level = 0u32;
+    loop {
+        // Figures of this level, and its successors.
+        let orbit = |k: u64| canon.canonical_and_orbit(Bits(k)).1 as u64;
+        let positions: u64 = keys.par_iter().map(|&k| orbit(k)).sum();
+        let chunk = (keys.len() / (rayon::current_num_threads() * 8)).max(1024);
+        let (dead_ends, games, children) = keys
+            .par_chunks(chunk)
+            .zip(counts.par_chunks(chunk))
+            .map(|(ks, cs)| {
+                let mut out: Vec<(u64, u128)> = Vec::with_capacity(ks.len() * 6);
+                let mut dead = 0u64;
+                let mut games = 0u128;
+                let mut overflow = false;
+                for (&k, &c) in ks.iter().zip(cs) {
+                    let before = out.len();
+                    for &(needs, to, holes) in &jumps {
+                        if k & needs == needs && k & to == 0 {
+                            out.push((canon.canonical(Bits(k ^ holes)).raw(), c));
+                        }
+                    }
+                    if out.len() == before {
+                        dead += orbit(k);
+                        match games.checked_add(c) {
+                            Some(g) => games = g,
+                            None => overflow = true,
+                        }
+                    }
+                }
+                (dead, games, overflow, out)
+            })
+            .try_fold(
+                || (0u64, 0u128, Vec::new()),
+                |(d, g, mut v), (d2, g2, overflow, mut out)| {
+                    if overflow {
+                        return Err(CountError::Overflow);
+                    }
+                    v.append(&mut out);
+                    Ok((d + d2, g.checked_add(g2).ok_or(CountError::Overflow)?, v))
+                },
+            )
+            .try_reduce(
+                || (0u64, 0u128, Vec::new()),
+                |(d, g, mut v), (d2, g2, mut v2)| {
+                    v.append(&mut v2);
+                    Ok((d + d2, g.checked_add(g2).ok_or(CountError::Overflow)?, v))
+                },
+            )?;
+        let paths = counts
+            .iter()
+            .try_fold(0u128, |a, &c| a.checked_add(c))
+            .ok_or(CountError::Overflow)?;
+        result.games = result
+            .games
+            .checked_add(games)
+            .ok_or(CountError::Overflow)?;
+        let pegs = problem.start().count() - level;
+        if pegs == goal {
+            for (k, c) in keys.iter().zip(&counts) {
+                if is_target.binary_search(k).is_ok() {
+                    result.solutions = result
+                        .solutions
+                        .checked_add(*c)
+                        .ok_or(CountError::Overflow)?;
+                }
+            }
+        }
+        let entry = Level {
+            jumps: level,
+            pegs,
+            positions,
+            classes: keys.len() as u64,
+            dead_ends,
+            paths,
+            ..Level::default()
+        };
+        progress(&entry);
+        result.levels.push(entry);
+        used += keys.len() * 8;
+        let needed = used + children.len() * 24;
+        if needed > max_memory {
+            return Err(CountError::Memory {
+                level: level + 1,
+                needed,
+            });
+        }
+        stored.push(std::mem::take(&mut keys));
+        if children.is_empty() {
+            break;
+        }
+        let mut children = children;
+        children.par_sort_unstable_by_key(|c| c.0);
+        let mut next_keys = Vec::with_capacity(children.len() / 3);
+        let mut next_counts: Vec<u128> = Vec::with_capacity(children.len() / 3);
+        for (k, c) in children {
+            if next_keys.last() == Some(&k) {
+                let last = next_counts.last_mut().ok_or(CountError::Overflow)?;
+                *last = last.checked_add(c).ok_or(CountError::Overflow)?;
+            } else {
+                next_keys.push(k);
+                next_counts.push(c);
+            }
+        }
+        keys = next_keys;
+        counts = next_counts;
+        level += 1;
+    }
+    // Backward: a representative wins if it is a finish, or if some jump leads to a winner.
+    let mut winners: Vec<u64> = Vec::new();
+    for (depth, level_keys) in stored.iter().enumerate().rev() {
+        let pegs = problem.start().count() - depth as u32;
+        let next = std::mem::take(&mut winners);
+        winners = level_keys
+            .par_iter()
+            .copied()
+            .filter(|&k| {
+                if pegs == goal {
+                    is_target.binary_search(&k).is_ok()
+                } else {
+                    jumps.iter().any(|&(needs, to, holes)| {
+                        k & needs == needs
+                            && k & to == 0
+                            && next
+                                .binary_search(&canon.canonical(Bits(k ^ holes)).raw())
+                                .is_ok()
+                    })
+                }
+            })
+            .collect();
+        let entry = &mut result.levels[depth];
+        entry.winning_classes = winners.len() as u64;
+        entry.winning = winners
+            .par_iter()
+            .map(|&k| canon.canonical_and_orbit(Bits(k)).1 as u64)
+            .sum();
+    }
+    Ok(result)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Board;
+    use crate::search::Finish;
+
+    /// Plain enumeration without symmetry, for cross-checking.
+    fn brute(board: &Board, start: Bits) -> (u64, u128) {
+        fn walk(board: &Board, p: Bits, seen: &mut std::collections::HashSet<u64>) -> u128 {
+            seen.insert(p.raw());
+            let mut games = 0u128;
+            let mut any = false;
+            for j in board.jumps() {
+                if j.is_legal(p) {
+                    any = true;
+                    games += walk(board, j.apply(p), seen);
+                }
+            }
+            if any {
+                games
+            } else {
+                1
+            }
+        }
+        let mut seen = std::collections::HashSet::new();
+        let games = walk(board, start, &mut seen);
+        (seen.len() as u64, games)
+    }
+
+    #[test]
+    fn matches_plain_enumeration_on_small_boards() {
+        for (name, empty) in [
+            ("rect:3x4", "a1"),
+            ("rect:4x4", "b2"),
+            ("triangle:5", "a1"),
+            ("rect:3x5", "c2"),
+        ] {
+            let b = Board::builtin(name).unwrap();
+            let start = b.holes().without(b.hole(empty).unwrap());
+            let p = Problem::new(&b, start, Finish::AnyOne).unwrap();
+            let c = count(&p, usize::MAX, &|_| {}).unwrap();
+            let (positions, games) = brute(&b, start);
+            assert_eq!(c.positions(), positions, "{name}");
+            assert_eq!(c.games, games, "{name}");
+        }
+    }
+
+    #[test]
+    fn triangle_corner_has_29760_solutions() {
+        // George Bell: the 15-hole triangle, vacate a corner, finish anywhere: 29,760 solutions.
+        let b = Board::builtin("triangle:5").unwrap();
+        let p = Problem::new(&b, b.holes().without(b.hole("a1").unwrap()), Finish::AnyOne).unwrap();
+        let c = count(&p, usize::MAX, &|_| {}).unwrap();
+        assert_eq!(c.solutions, 29_760);
+    }
+}
