@@ -159,8 +159,10 @@ pub fn count(
     let mut level = 0u32;
     loop {
         // Figures of this level, and its successors.
+        let t_gen = std::time::Instant::now();
         let orbit = |k: u64| canon.canonical_and_orbit(Bits(k)).1 as u64;
         let positions: u64 = keys.par_iter().map(|&k| orbit(k)).sum();
+        let t_orbit = t_gen.elapsed();
         let chunk = (keys.len() / (rayon::current_num_threads() * 8)).max(1024);
         let (dead_ends, games, children) = keys
             .par_chunks(chunk)
@@ -204,6 +206,9 @@ pub fn count(
                     Ok((d + d2, g.checked_add(g2).ok_or(CountError::Overflow)?, v))
                 },
             )?;
+        if std::env::var("PEGSOL_TIMING").is_ok() {
+            eprintln!("level {level}: orbit {t_orbit:?} gen {:?}", t_gen.elapsed());
+        }
         let paths = counts
             .iter()
             .try_fold(0u128, |a, &c| a.checked_add(c))
@@ -247,7 +252,16 @@ pub fn count(
             break;
         }
         let mut children = children;
+        let t_sort = std::time::Instant::now();
         children.par_sort_unstable_by_key(|c| c.0);
+        if std::env::var("PEGSOL_TIMING").is_ok() {
+            eprintln!(
+                "level {level}: {} children, sort {:?}",
+                children.len(),
+                t_sort.elapsed()
+            );
+        }
+        let t_dedup = std::time::Instant::now();
         let mut next_keys = Vec::with_capacity(children.len() / 3);
         let mut next_counts: Vec<u128> = Vec::with_capacity(children.len() / 3);
         for (k, c) in children {
@@ -259,32 +273,41 @@ pub fn count(
                 next_counts.push(c);
             }
         }
+        if std::env::var("PEGSOL_TIMING").is_ok() {
+            eprintln!("level {level}: dedup {:?}", t_dedup.elapsed());
+        }
         keys = next_keys;
         counts = next_counts;
         level += 1;
     }
-    // Backward: a representative wins if it is a finish, or if some jump leads to a winner.
+    let t_back = std::time::Instant::now();
+    // Backward: the finish representatives win; a level's winners are the parents of the
+    // next level's winners (undoing a jump), canonicalised and kept where reachable. Working
+    // from the winners touches far fewer positions than re-expanding every level.
     let mut winners: Vec<u64> = Vec::new();
     for (depth, level_keys) in stored.iter().enumerate().rev() {
         let pegs = problem.start().count() - depth as u32;
-        let next = std::mem::take(&mut winners);
-        winners = level_keys
-            .par_iter()
-            .copied()
-            .filter(|&k| {
-                if pegs == goal {
-                    is_target.binary_search(&k).is_ok()
-                } else {
-                    jumps.iter().any(|&(needs, to, holes)| {
-                        k & needs == needs
-                            && k & to == 0
-                            && next
-                                .binary_search(&canon.canonical(Bits(k ^ holes)).raw())
-                                .is_ok()
+        winners = if pegs == goal {
+            level_keys
+                .iter()
+                .copied()
+                .filter(|k| is_target.binary_search(k).is_ok())
+                .collect()
+        } else {
+            let (canon, jumps) = (&canon, &jumps);
+            let mut parents: Vec<u64> = winners
+                .par_iter()
+                .flat_map_iter(|&w| {
+                    jumps.iter().filter_map(move |&(needs, to, holes)| {
+                        (w & to != 0 && w & needs == 0)
+                            .then(|| canon.canonical(Bits(w ^ holes)).raw())
                     })
-                }
-            })
-            .collect();
+                })
+                .collect();
+            parents.par_sort_unstable();
+            parents.dedup();
+            intersect_sorted(&parents, level_keys)
+        };
         let entry = &mut result.levels[depth];
         entry.winning_classes = winners.len() as u64;
         entry.winning = winners
@@ -292,7 +315,28 @@ pub fn count(
             .map(|&k| canon.canonical_and_orbit(Bits(k)).1 as u64)
             .sum();
     }
+    if std::env::var("PEGSOL_TIMING").is_ok() {
+        eprintln!("backward {:?}", t_back.elapsed());
+    }
     Ok(result)
+}
+
+/// The keys in both sorted lists.
+fn intersect_sorted(a: &[u64], b: &[u64]) -> Vec<u64> {
+    let (mut i, mut j) = (0, 0);
+    let mut out = Vec::new();
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                out.push(a[i]);
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -324,6 +368,46 @@ mod tests {
         (seen.len() as u64, games)
     }
 
+    /// Positions from which a single peg can be reached, by plain memoized search.
+    fn brute_winning(board: &Board, start: Bits) -> u64 {
+        fn wins(board: &Board, p: Bits, memo: &mut std::collections::HashMap<u64, bool>) -> bool {
+            if p.count() == 1 {
+                return true;
+            }
+            if let Some(&w) = memo.get(&p.raw()) {
+                return w;
+            }
+            let w = board
+                .jumps()
+                .iter()
+                .filter(|j| j.is_legal(p))
+                .any(|j| wins(board, j.apply(p), memo));
+            memo.insert(p.raw(), w);
+            w
+        }
+        let mut memo = std::collections::HashMap::new();
+        wins(board, start, &mut memo);
+        // Every reachable position was visited unless an earlier sibling already won: recount
+        // over all reachable positions.
+        let mut seen = std::collections::HashSet::new();
+        let mut stack = vec![start];
+        let mut winning = 0;
+        while let Some(p) = stack.pop() {
+            if !seen.insert(p.raw()) {
+                continue;
+            }
+            if wins(board, p, &mut memo) {
+                winning += 1;
+            }
+            for j in board.jumps() {
+                if j.is_legal(p) {
+                    stack.push(j.apply(p));
+                }
+            }
+        }
+        winning
+    }
+
     #[test]
     fn matches_plain_enumeration_on_small_boards() {
         for (name, empty) in [
@@ -339,6 +423,7 @@ mod tests {
             let (positions, games) = brute(&b, start);
             assert_eq!(c.positions(), positions, "{name}");
             assert_eq!(c.games, games, "{name}");
+            assert_eq!(c.winning(), brute_winning(&b, start), "{name}");
         }
     }
 

@@ -278,6 +278,50 @@ pub fn solve_with_progress(
     } else {
         Vec::new()
     };
+    // A quick probe first: most solvable problems fall within a few thousand nodes of the
+    // goal sweep, before fitting LPs or starting a second thread is worth its fixed cost.
+    let quick = Direction {
+        start: problem.start,
+        targets: targets.clone(),
+        reversed: false,
+        functions: stock.clone(),
+    };
+    let mut probe = Dfs::new(
+        board,
+        &quick,
+        1,
+        limits.max_memory,
+        deadline,
+        &stop,
+        progress,
+    );
+    probe.node_limit = PROBE_NODES;
+    if !limits.symmetry {
+        probe.canon = board.symmetries().canonicalizer(&[0]);
+    }
+    let probed = probe.run(problem.start);
+    let (probe_nodes, probe_dead) = (probe.nodes, probe.dead.len() as u64);
+    if probed == Ok(false) {
+        // The probe searched everything within its limit.
+        return finish(
+            Outcome::Impossible(Reason::Exhausted),
+            probe_nodes,
+            probe_dead,
+        );
+    }
+    if probed == Ok(true) {
+        let jumps = probe.path_jumps(false);
+        return match replay(board, problem.start, &jumps) {
+            Ok(end) if targets.contains(&end) => finish(
+                Outcome::Solved { jumps, finish: end },
+                probe_nodes,
+                probe_dead,
+            ),
+            _ => unreachable!("the solver produced a line that does not replay"),
+        };
+    }
+    drop(probe);
+    stop.store(false, Ordering::Relaxed);
     // A pagoda function fitted to each finish (by LP) refutes it outright or prunes for it.
     let mut fitted: Vec<(Bits, Pagoda)> = Vec::new();
     if limits.pagoda && targets.len() <= 8 {
@@ -313,7 +357,7 @@ pub fn solve_with_progress(
         functions: forward_functions,
     };
     let run = |dir: &Direction, budget: usize| {
-        let mut dfs = Dfs::new(board, dir, budget, deadline, &stop, progress);
+        let mut dfs = Dfs::new(board, dir, usize::MAX, budget, deadline, &stop, progress);
         if !limits.symmetry {
             dfs.canon = board.symmetries().canonicalizer(&[0]);
         }
@@ -361,7 +405,7 @@ pub fn solve_with_progress(
         Ok(false) => Outcome::Impossible(Reason::Exhausted),
         Err(budget) => Outcome::Undecided(budget),
     };
-    finish(outcome, nodes, dead)
+    finish(outcome, nodes + probe_nodes, dead + probe_dead)
 }
 
 struct Direction {
@@ -374,6 +418,9 @@ struct Direction {
 
 /// Most pagoda functions tracked at once along the search.
 const MAX_PAGODA: usize = 8;
+
+/// Nodes of the quick single-threaded probe that runs before the full machinery.
+const PROBE_NODES: u64 = 20_000;
 
 /// Nodes the first order may visit before the next takes its turn; doubles every round.
 const FIRST_SLICE: u64 = 1 << 16;
@@ -395,6 +442,8 @@ struct Dfs<'a> {
     orders: Vec<Vec<u16>>,
     order: usize,
     turn_ends: u64,
+    /// Stop (as if out of time) after this many nodes.
+    node_limit: u64,
     targets: &'a [Bits],
     goal: u32,
     canon: Canonicalizer,
@@ -415,6 +464,7 @@ impl<'a> Dfs<'a> {
     fn new(
         board: &Board,
         dir: &'a Direction,
+        orders: usize,
         budget: usize,
         deadline: Option<Instant>,
         stop: &'a AtomicBool,
@@ -446,9 +496,10 @@ impl<'a> Dfs<'a> {
             needs: jumps.iter().map(|j| j.needs().raw()).collect(),
             to: jumps.iter().map(|j| j.to().bit().raw()).collect(),
             jumps: jumps.to_vec(),
-            orders: jump_orders(board, &dir.targets),
+            orders: jump_orders(board, &dir.targets, orders),
             order: 0,
             turn_ends: u64::MAX,
+            node_limit: u64::MAX,
             targets: &dir.targets,
             goal: dir.targets[0].count(),
             canon,
@@ -548,6 +599,9 @@ impl<'a> Dfs<'a> {
         if self.deadline.is_some_and(|d| Instant::now() >= d) {
             return Err(Halt::Budget(Budget::Time));
         }
+        if self.nodes >= self.node_limit {
+            return Err(Halt::Budget(Budget::Time));
+        }
         if self.nodes >= self.turn_ends {
             return Err(Halt::Turn);
         }
@@ -571,7 +625,7 @@ impl<'a> Dfs<'a> {
 /// reading order for an arm end). A central finish keeps plain reading order. The others sweep
 /// along the eight compass directions: run times of a depth-first search are heavy-tailed in the
 /// order, and taking turns between orders (sharing the dead table) cuts the tail.
-fn jump_orders(board: &Board, targets: &[Bits]) -> Vec<Vec<u16>> {
+fn jump_orders(board: &Board, targets: &[Bits], most: usize) -> Vec<Vec<u16>> {
     let finish = targets.iter().fold(Bits::EMPTY, |a, &t| a.union(t));
     let n = finish.count().max(1) as f64;
     let (sr, sc) = finish.iter().fold((0.0, 0.0), |(r, c), h| {
@@ -597,8 +651,11 @@ fn jump_orders(board: &Board, targets: &[Bits]) -> Vec<Vec<u16>> {
     };
     let mut orders: Vec<Vec<u16>> = Vec::new();
     let mut add = |u: (f64, f64), v: (f64, f64)| {
+        if orders.len() >= most {
+            return;
+        }
         let mut order: Vec<u16> = (0..board.jumps().len() as u16).collect();
-        order.sort_by_key(|&i| {
+        order.sort_by_cached_key(|&i| {
             let j = board.jumps()[i as usize];
             // The goal sweep (v = 0) keeps reading order for ties.
             let landing = if v == (0.0, 0.0) {
