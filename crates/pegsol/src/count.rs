@@ -159,56 +159,46 @@ pub fn count(
     let mut level = 0u32;
     loop {
         // Figures of this level, and its successors.
-        let t_gen = std::time::Instant::now();
         let orbit = |k: u64| canon.canonical_and_orbit(Bits(k)).1 as u64;
         let positions: u64 = keys.par_iter().map(|&k| orbit(k)).sum();
-        let t_orbit = t_gen.elapsed();
-        let chunk = (keys.len() / (rayon::current_num_threads() * 8)).max(1024);
-        let (dead_ends, games, children) = keys
+        let chunk = (keys.len() / (rayon::current_num_threads() * 4)).max(1024);
+        // Children go straight into hash buckets, so that each bucket can be sorted and merged
+        // on its own, in cache, in parallel: no global sort of the whole level.
+        let parts: Vec<Part> = keys
             .par_chunks(chunk)
             .zip(counts.par_chunks(chunk))
             .map(|(ks, cs)| {
-                let mut out: Vec<(u64, u128)> = Vec::with_capacity(ks.len() * 6);
-                let mut dead = 0u64;
-                let mut games = 0u128;
-                let mut overflow = false;
+                let mut part = Part::new();
                 for (&k, &c) in ks.iter().zip(cs) {
-                    let before = out.len();
+                    let mut any = false;
                     for &(needs, to, holes) in &jumps {
                         if k & needs == needs && k & to == 0 {
-                            out.push((canon.canonical(Bits(k ^ holes)).raw(), c));
+                            any = true;
+                            let child = canon.canonical(Bits(k ^ holes)).raw();
+                            part.buckets[bucket(child)].push(Child::new(child, c));
                         }
                     }
-                    if out.len() == before {
-                        dead += orbit(k);
-                        match games.checked_add(c) {
-                            Some(g) => games = g,
-                            None => overflow = true,
-                        }
+                    if !any {
+                        part.dead_ends += orbit(k);
+                        part.games = part.games.and_then(|g| g.checked_add(c));
                     }
                 }
-                (dead, games, overflow, out)
+                part
             })
-            .try_fold(
-                || (0u64, 0u128, Vec::new()),
-                |(d, g, mut v), (d2, g2, overflow, mut out)| {
-                    if overflow {
-                        return Err(CountError::Overflow);
-                    }
-                    v.append(&mut out);
-                    Ok((d + d2, g.checked_add(g2).ok_or(CountError::Overflow)?, v))
-                },
-            )
-            .try_reduce(
-                || (0u64, 0u128, Vec::new()),
-                |(d, g, mut v), (d2, g2, mut v2)| {
-                    v.append(&mut v2);
-                    Ok((d + d2, g.checked_add(g2).ok_or(CountError::Overflow)?, v))
-                },
-            )?;
-        if std::env::var("PEGSOL_TIMING").is_ok() {
-            eprintln!("level {level}: orbit {t_orbit:?} gen {:?}", t_gen.elapsed());
+            .collect();
+        let mut dead_ends = 0u64;
+        let mut games = 0u128;
+        for part in &parts {
+            dead_ends += part.dead_ends;
+            games = part
+                .games
+                .and_then(|g| games.checked_add(g))
+                .ok_or(CountError::Overflow)?;
         }
+        let children: usize = parts
+            .iter()
+            .map(|p| p.buckets.iter().map(Vec::len).sum::<usize>())
+            .sum();
         let paths = counts
             .iter()
             .try_fold(0u128, |a, &c| a.checked_add(c))
@@ -240,7 +230,7 @@ pub fn count(
         progress(&entry);
         result.levels.push(entry);
         used += keys.len() * 8;
-        let needed = used + children.len() * 24;
+        let needed = used + children * std::mem::size_of::<Child>();
         if needed > max_memory {
             return Err(CountError::Memory {
                 level: level + 1,
@@ -248,39 +238,44 @@ pub fn count(
             });
         }
         stored.push(std::mem::take(&mut keys));
-        if children.is_empty() {
+        if children == 0 {
             break;
         }
-        let mut children = children;
-        let t_sort = std::time::Instant::now();
-        children.par_sort_unstable_by_key(|c| c.0);
-        if std::env::var("PEGSOL_TIMING").is_ok() {
-            eprintln!(
-                "level {level}: {} children, sort {:?}",
-                children.len(),
-                t_sort.elapsed()
-            );
-        }
-        let t_dedup = std::time::Instant::now();
-        let mut next_keys = Vec::with_capacity(children.len() / 3);
-        let mut next_counts: Vec<u128> = Vec::with_capacity(children.len() / 3);
-        for (k, c) in children {
-            if next_keys.last() == Some(&k) {
-                let last = next_counts.last_mut().ok_or(CountError::Overflow)?;
-                *last = last.checked_add(c).ok_or(CountError::Overflow)?;
-            } else {
-                next_keys.push(k);
-                next_counts.push(c);
-            }
-        }
-        if std::env::var("PEGSOL_TIMING").is_ok() {
-            eprintln!("level {level}: dedup {:?}", t_dedup.elapsed());
+        let merged: Vec<(Vec<u64>, Vec<u128>)> = (0..BUCKETS)
+            .into_par_iter()
+            .map(|b| {
+                let mut all: Vec<Child> =
+                    Vec::with_capacity(parts.iter().map(|p| p.buckets[b].len()).sum());
+                for p in &parts {
+                    all.extend_from_slice(&p.buckets[b]);
+                }
+                all.sort_unstable_by_key(|c| c.key);
+                let mut ks: Vec<u64> = Vec::with_capacity(all.len() / 2);
+                let mut cs: Vec<u128> = Vec::with_capacity(all.len() / 2);
+                for c in all {
+                    if ks.last() == Some(&c.key) {
+                        let last = cs.last_mut().ok_or(CountError::Overflow)?;
+                        *last = last.checked_add(c.count()).ok_or(CountError::Overflow)?;
+                    } else {
+                        ks.push(c.key);
+                        cs.push(c.count());
+                    }
+                }
+                Ok((ks, cs))
+            })
+            .collect::<Result<_, CountError>>()?;
+        drop(parts);
+        let total: usize = merged.iter().map(|m| m.0.len()).sum();
+        let mut next_keys = Vec::with_capacity(total);
+        let mut next_counts = Vec::with_capacity(total);
+        for (ks, cs) in merged {
+            next_keys.extend(ks);
+            next_counts.extend(cs);
         }
         keys = next_keys;
         counts = next_counts;
         level += 1;
     }
-    let t_back = std::time::Instant::now();
     // Backward: the finish representatives win; a level's winners are the parents of the
     // next level's winners (undoing a jump), canonicalised and kept where reachable. Working
     // from the winners touches far fewer positions than re-expanding every level.
@@ -304,7 +299,7 @@ pub fn count(
                     })
                 })
                 .collect();
-            parents.par_sort_unstable();
+            parents.par_sort_unstable_by_key(|&k| rank(k));
             parents.dedup();
             intersect_sorted(&parents, level_keys)
         };
@@ -315,18 +310,68 @@ pub fn count(
             .map(|&k| canon.canonical_and_orbit(Bits(k)).1 as u64)
             .sum();
     }
-    if std::env::var("PEGSOL_TIMING").is_ok() {
-        eprintln!("backward {:?}", t_back.elapsed());
-    }
     Ok(result)
 }
 
-/// The keys in both sorted lists.
+/// Hash buckets of a level: children are grouped by bucket, and a level is stored in
+/// (bucket, key) order.
+const BUCKETS: usize = 256;
+
+fn bucket(key: u64) -> usize {
+    (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 56) as usize
+}
+
+/// The order levels are stored in.
+fn rank(key: u64) -> (usize, u64) {
+    (bucket(key), key)
+}
+
+/// A child position with the path count it inherits, packed in 24 bytes (a `u128` field
+/// would pad the pair to 32).
+#[derive(Clone, Copy)]
+struct Child {
+    key: u64,
+    lo: u64,
+    hi: u64,
+}
+
+impl Child {
+    fn new(key: u64, count: u128) -> Child {
+        Child {
+            key,
+            lo: count as u64,
+            hi: (count >> 64) as u64,
+        }
+    }
+    fn count(self) -> u128 {
+        u128::from(self.hi) << 64 | u128::from(self.lo)
+    }
+}
+
+/// What one chunk of a level produces.
+struct Part {
+    buckets: Vec<Vec<Child>>,
+    dead_ends: u64,
+    /// `None` after an overflow.
+    games: Option<u128>,
+}
+
+impl Part {
+    fn new() -> Part {
+        Part {
+            buckets: (0..BUCKETS).map(|_| Vec::new()).collect(),
+            dead_ends: 0,
+            games: Some(0),
+        }
+    }
+}
+
+/// The keys in both lists, each sorted by [`rank`].
 fn intersect_sorted(a: &[u64], b: &[u64]) -> Vec<u64> {
     let (mut i, mut j) = (0, 0);
     let mut out = Vec::new();
     while i < a.len() && j < b.len() {
-        match a[i].cmp(&b[j]) {
+        match rank(a[i]).cmp(&rank(b[j])) {
             std::cmp::Ordering::Less => i += 1,
             std::cmp::Ordering::Greater => j += 1,
             std::cmp::Ordering::Equal => {

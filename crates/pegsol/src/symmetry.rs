@@ -139,13 +139,34 @@ impl Symmetries {
                 );
             }
         }
+        let count = tables.len() / (self.bytes * 256).max(1);
+        // The wide form: per byte value, its images under every element side by side, so
+        // one lookup per byte serves the whole group (the identity pads unused lanes).
+        let mut wide = Vec::new();
+        if count < WIDE {
+            wide = vec![[0u64; WIDE]; self.bytes * 256];
+            for k in 0..self.bytes {
+                for v in 0..256usize {
+                    let lanes = &mut wide[k * 256 + v];
+                    let identity = if k * 8 < 64 { (v as u64) << (8 * k) } else { 0 };
+                    lanes.fill(identity);
+                    for g in 0..count {
+                        lanes[g] = tables[(g * self.bytes + k) * 256 + v];
+                    }
+                }
+            }
+        }
         Canonicalizer {
             bytes: self.bytes,
-            count: tables.len() / (self.bytes * 256).max(1),
+            count,
             tables,
+            wide,
         }
     }
 }
+
+/// Lanes of the wide tables: groups of order up to 8 (every square-lattice board).
+const WIDE: usize = 8;
 
 /// Canonical forms under a subgroup: the least image of a position.
 #[derive(Clone, Debug)]
@@ -153,6 +174,7 @@ pub struct Canonicalizer {
     bytes: usize,
     count: usize,
     tables: Vec<u64>,
+    wide: Vec<[u64; WIDE]>,
 }
 
 impl Canonicalizer {
@@ -167,6 +189,10 @@ impl Canonicalizer {
     #[inline]
     pub fn canonical(&self, set: Bits) -> Bits {
         let x = set.raw();
+        if !self.wide.is_empty() {
+            let lanes = self.images(x);
+            return Bits(lanes.iter().fold(x, |m, &y| m.min(y)));
+        }
         let mut best = x;
         for g in 0..self.count {
             let t = &self.tables[g * self.bytes * 256..(g + 1) * self.bytes * 256];
@@ -181,11 +207,30 @@ impl Canonicalizer {
 }
 
 impl Canonicalizer {
+    /// The images of `x` under the non-identity elements (then copies of `x`).
+    #[inline]
+    fn images(&self, x: u64) -> [u64; WIDE] {
+        let mut acc = [0u64; WIDE];
+        for k in 0..self.bytes {
+            let row = &self.wide[k * 256 + (x >> (8 * k) & 255) as usize];
+            for (a, r) in acc.iter_mut().zip(row) {
+                *a |= r;
+            }
+        }
+        acc
+    }
+
     /// The least image of `set` and the size of its orbit under the subgroup.
     #[must_use]
     #[inline]
     pub fn canonical_and_orbit(&self, set: Bits) -> (Bits, u32) {
         let x = set.raw();
+        if !self.wide.is_empty() {
+            let lanes = self.images(x);
+            let best = lanes[..self.count].iter().fold(x, |m, &y| m.min(y));
+            let fixed = 1 + lanes[..self.count].iter().filter(|&&y| y == x).count() as u32;
+            return (Bits(best), self.order() as u32 / fixed);
+        }
         let mut best = x;
         let mut fixed = 1u32;
         for g in 0..self.count {
