@@ -297,17 +297,37 @@ fn line_bad_input_names_the_position() {
 
 #[test]
 fn count_triangle_json() {
-    let o = pegsol(&["count", "triangle:5", "--empty", "a1", "--finish", "any", "--json"]);
+    let o = pegsol(&[
+        "count",
+        "triangle:5",
+        "--empty",
+        "a1",
+        "--finish",
+        "any",
+        "--json",
+    ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let v = json(&o);
     assert_eq!(v["solutions"], 29760);
     assert_eq!(v["levels"].as_array().unwrap().len(), 14);
     assert_eq!(v["levels"][0]["positions"], 1);
-    for key in ["positions", "positions_up_to_symmetry", "winning_positions",
-        "winning_positions_up_to_symmetry", "games", "millis", "peak_memory_mb", "threads"] {
+    for key in [
+        "positions",
+        "positions_up_to_symmetry",
+        "winning_positions",
+        "winning_positions_up_to_symmetry",
+        "games",
+        "millis",
+        "peak_memory_mb",
+        "threads",
+    ] {
         assert!(v[key].is_u64(), "{key}");
     }
     let o = pegsol(&["count", "english", "--max-memory", "1"]);
     assert_eq!(o.status.code(), Some(3));
-    assert!(stdout(&o).contains("undecided within budget"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("undecided within budget"),
+        "{}",
+        stdout(&o)
+    );
 }
