@@ -293,10 +293,10 @@ pub fn count(
             let mut parents: Vec<u64> = winners
                 .par_iter()
                 .flat_map_iter(|&w| {
-                    jumps.iter().filter_map(move |&(needs, to, holes)| {
-                        (w & to != 0 && w & needs == 0)
-                            .then(|| canon.canonical(Bits(w ^ holes)).raw())
-                    })
+                    jumps
+                        .iter()
+                        .filter(move |&&(needs, to, _)| w & to != 0 && w & needs == 0)
+                        .map(move |&(_, _, holes)| canon.canonical(Bits(w ^ holes)).raw())
                 })
                 .collect();
             parents.par_sort_unstable_by_key(|&k| rank(k));

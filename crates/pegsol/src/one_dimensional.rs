@@ -150,8 +150,8 @@ impl Dfa {
             }
         };
         visit(class[0], &mut order);
-        for s in 0..q {
-            visit(class[s], &mut order);
+        for &c in &class {
+            visit(c, &mut order);
         }
         let mut next = vec![[0u16; 2]; count];
         let mut accepting = vec![false; count];
@@ -452,7 +452,7 @@ fn play_pieces(cells: &[bool], pieces: &[(usize, usize)]) -> Vec<(usize, usize)>
     let mut jumps = Vec::new();
     let mut bare = Vec::new();
     for &(a, b) in pieces {
-        if &cells[a..b] == [true, true] {
+        if cells[a..b] == [true, true] {
             bare.push(a);
         } else {
             reduce_piece(&cells[a..b], a, &mut jumps);
