@@ -70,6 +70,22 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Prove a problem impossible with a certificate a person can check: position classes,
+    /// then a pagoda function found by linear programming. Exit 1 when refuted, 0 when open.
+    Check {
+        #[command(flatten)]
+        setup: Setup,
+        /// Holes that must hold the final pegs, or `any` (default as for `solve`).
+        #[arg(long)]
+        finish: Option<String>,
+        /// Check your own pagoda function instead: one line per board row, the weights of
+        /// that row's holes left to right (integers or fractions such as 3/2).
+        #[arg(long)]
+        pagoda: Option<String>,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
     /// Replay a line of play and show where it ends (or which jump is illegal).
     Replay {
         #[command(flatten)]
@@ -184,6 +200,12 @@ fn run(cli: Cli) -> Result<u8> {
             json,
         } => ends(&setup, &budget, json),
         Command::Replay { setup, jumps, json } => replay(&setup, &jumps, json),
+        Command::Check {
+            setup,
+            finish,
+            pagoda,
+            json,
+        } => check(&setup, finish.as_deref(), pagoda.as_deref(), json),
         Command::Count {
             setup,
             finish,
@@ -897,4 +919,273 @@ fn count(
         threads
     );
     Ok(0)
+}
+
+/// Reads a weight grid: one line per board row, one weight per hole. Returns integer weights
+/// over a common denominator, and the denominator.
+fn read_weights(board: &Board, path: &str) -> Result<(Vec<i64>, i64)> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {path}"))?;
+    let lines: Vec<&str> = text.lines().collect();
+    let (rows, cols) = board.dimensions();
+    if lines.len() < rows {
+        bail!(
+            "{path}: {} lines, but the board has {rows} rows; give one line per row",
+            lines.len()
+        );
+    }
+    let mut fractions = vec![(0i64, 1i64); board.hole_count()];
+    for (r, line) in lines.iter().take(rows).enumerate() {
+        let holes: Vec<pegsol::Hole> = (0..cols)
+            .filter_map(|c| board.hole_at(r as i64, c as i64))
+            .collect();
+        let tokens: Vec<&str> = line.split_whitespace().collect();
+        if tokens.len() != holes.len() {
+            bail!(
+                "{path}, line {}: {} weights, but row {} has {} holes; give one weight per hole",
+                r + 1,
+                tokens.len(),
+                r + 1,
+                holes.len()
+            );
+        }
+        for (h, t) in holes.iter().zip(tokens) {
+            let bad = || {
+                anyhow::anyhow!("{path}, line {}: {t:?} is not a weight; write an integer or a fraction like 3/2", r + 1)
+            };
+            let (n, d) = match t.split_once('/') {
+                Some((n, d)) => (
+                    n.parse::<i64>().map_err(|_| bad())?,
+                    d.parse::<i64>().map_err(|_| bad())?,
+                ),
+                None => (t.parse::<i64>().map_err(|_| bad())?, 1),
+            };
+            if d <= 0 || n < 0 || n > 1 << 30 || d > 1 << 20 {
+                return Err(bad());
+            }
+            fractions[h.index()] = (n, d);
+        }
+    }
+    let gcd = |mut a: i64, mut b: i64| {
+        while b != 0 {
+            (a, b) = (b, a % b);
+        }
+        a
+    };
+    let mut den = 1i64;
+    for &(_, d) in &fractions {
+        den = (den / gcd(den, d))
+            .checked_mul(d)
+            .filter(|&l| l <= 1 << 40)
+            .ok_or_else(|| anyhow::anyhow!("{path}: the denominators are too large"))?;
+    }
+    Ok((fractions.iter().map(|&(n, d)| n * (den / d)).collect(), den))
+}
+
+fn fraction(value: i64, den: i64) -> Value {
+    let gcd = |mut a: i64, mut b: i64| {
+        while b != 0 {
+            (a, b) = (b, a % b);
+        }
+        a.abs().max(1)
+    };
+    let g = gcd(value, den);
+    if den / g == 1 {
+        json!(value / g)
+    } else {
+        json!(format!("{}/{}", value / g, den / g))
+    }
+}
+
+fn fraction_text(value: i64, den: i64) -> String {
+    match fraction(value, den) {
+        Value::String(s) => s,
+        v => v.to_string(),
+    }
+}
+
+fn check(setup: &Setup, finish: Option<&str>, pagoda_file: Option<&str>, json: bool) -> Result<u8> {
+    use pegsol::check::{refute, Certificate};
+    let (board, start) = load_setup(setup)?;
+    let finish = finish_of(&board, start, finish)?;
+    let problem = Problem::new(&board, start, finish)?;
+    let targets = problem.targets();
+    let grid = |values: &dyn Fn(pegsol::Hole) -> String| -> String {
+        let width = board
+            .holes()
+            .iter()
+            .map(|h| values(h).len())
+            .max()
+            .unwrap_or(1);
+        let (rows, cols) = board.dimensions();
+        let mut out = String::new();
+        for r in 0..rows {
+            let mut line = String::new();
+            for c in 0..cols {
+                let cell = board
+                    .hole_at(r as i64, c as i64)
+                    .map_or(String::new(), values);
+                line.push_str(&format!("{cell:>width$} "));
+            }
+            out.push_str(line.trim_end());
+            out.push('\n');
+        }
+        out
+    };
+    let weights_json = |p: &pegsol::Pagoda, den: i64| -> Value {
+        let mut m = serde_json::Map::new();
+        for h in board.holes() {
+            m.insert(board.label(h), fraction(p.weight(h), den));
+        }
+        Value::Object(m)
+    };
+    if let Some(path) = pagoda_file {
+        let (weights, den) = read_weights(&board, path)?;
+        let candidate = &weights;
+        let broken = board.jumps().iter().find(|j| {
+            candidate[j.from().index()] + candidate[j.over().index()] < candidate[j.to().index()]
+        });
+        if let Some(j) = broken {
+            let w = |h: pegsol::Hole| fraction_text(candidate[h.index()], den);
+            bail!(
+                "not a pagoda function: jump {} breaks it: w({}) + w({}) = {} + {} is less than w({}) = {}",
+                notation::jump_text(&board, *j),
+                board.label(j.from()),
+                board.label(j.over()),
+                w(j.from()),
+                w(j.over()),
+                board.label(j.to()),
+                w(j.to())
+            );
+        }
+        let p = pegsol::Pagoda::new(&board, weights)
+            .ok_or_else(|| anyhow::anyhow!("not a pagoda function"))?;
+        let start_total = p.total(start);
+        let finish_total = targets.iter().map(|&t| p.total(t)).min().unwrap_or(0);
+        let refutes = start_total < finish_total;
+        if json {
+            print_json(&json!({
+                "status": if refutes { "refuted" } else { "open" },
+                "valid": true,
+                "certificate": {"kind": "pagoda", "weights": weights_json(&p, den),
+                    "start_total": fraction(start_total, den), "finish_total": fraction(finish_total, den)},
+            }));
+        } else {
+            println!(
+                "a valid pagoda function: w(from) + w(over) >= w(to) for all {} jumps",
+                board.jumps().len()
+            );
+            println!(
+                "start total {}, finish total {}",
+                fraction_text(start_total, den),
+                fraction_text(finish_total, den)
+            );
+            println!(
+                "{}",
+                if refutes {
+                    "the start totals less than the finish and totals never rise: impossible"
+                } else {
+                    "it does not refute this problem"
+                }
+            );
+        }
+        return Ok(if refutes { IMPOSSIBLE } else { 0 });
+    }
+    let certificate = refute(&problem);
+    if let Some(c) = &certificate {
+        if !c.verify(&problem) {
+            bail!("internal error: a certificate failed its recheck");
+        }
+    }
+    if json {
+        let cert = match &certificate {
+            None => Value::Null,
+            Some(Certificate::Class {
+                sets,
+                start_counts,
+                finishes,
+            }) => json!({
+                "kind": "class",
+                "sets": sets.iter().zip(start_counts).map(|(s, c)| json!({
+                    "holes": board.labels(*s), "start_count": c,
+                })).collect::<Vec<_>>(),
+                "finishes": finishes.iter().map(|(f, k, c)| json!({
+                    "finish": board.labels(*f), "set": k, "count": c,
+                })).collect::<Vec<_>>(),
+            }),
+            Some(Certificate::Pagoda {
+                pagoda,
+                start_total,
+                finish_total,
+            }) => json!({
+                "kind": "pagoda",
+                "weights": weights_json(pagoda, 1),
+                "start_total": start_total,
+                "finish_total": finish_total,
+            }),
+        };
+        print_json(&json!({
+            "board": board.name(),
+            "empty": board.labels(board.holes().minus(start)),
+            "finish": finish_json(&board, finish),
+            "status": if certificate.is_some() { "refuted" } else { "open" },
+            "certificate": cert,
+        }));
+        return Ok(if certificate.is_some() { IMPOSSIBLE } else { 0 });
+    }
+    println!(
+        "board {}, empty: {}, finish: {}",
+        board.name(),
+        notation::set_text(&board, board.holes().minus(start)),
+        finish_text(&board, finish)
+    );
+    match &certificate {
+        None => {
+            println!("open: neither position classes nor a pagoda function refutes it (try pegsol solve)");
+            Ok(0)
+        }
+        Some(Certificate::Class {
+            sets,
+            start_counts,
+            finishes,
+        }) => {
+            println!("refuted by position class.");
+            println!("Each set of holes marked 1 below meets every jump in 0 or 2 holes, so a jump changes the");
+            println!("number of pegs on it by 0 or 2 and its parity never changes.");
+            for (k, (set, count)) in sets.iter().zip(start_counts).enumerate() {
+                println!(
+                    "set {k}: the start has {count} pegs on it ({})",
+                    if count % 2 == 0 { "even" } else { "odd" }
+                );
+                print!(
+                    "{}",
+                    grid(&|h| if set.contains(h) {
+                        "1".into()
+                    } else {
+                        "0".into()
+                    })
+                );
+            }
+            let shown = finishes.len().min(40);
+            for (f, k, c) in &finishes[..shown] {
+                println!(
+                    "finish {}: {c} pegs on set {k} ({}), the start has {}",
+                    notation::set_text(&board, *f),
+                    if c % 2 == 0 { "even" } else { "odd" },
+                    start_counts[*k]
+                );
+            }
+            Ok(IMPOSSIBLE)
+        }
+        Some(Certificate::Pagoda {
+            pagoda,
+            start_total,
+            finish_total,
+        }) => {
+            println!("refuted by a pagoda function.");
+            println!("Weights w with w(from) + w(over) >= w(to) for every jump, so the total weight of the pegs never rises:");
+            print!("{}", grid(&|h| pagoda.weight(h).to_string()));
+            println!("start total {start_total} < finish total {finish_total}");
+            Ok(IMPOSSIBLE)
+        }
+    }
 }

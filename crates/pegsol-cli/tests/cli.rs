@@ -160,6 +160,15 @@ fn bad_input_is_exit_2_with_a_clear_message() {
             vec![
                 "solve".into(),
                 "english".into(),
+                "--finish".into(),
+                "".into(),
+            ],
+            "names no holes",
+        ),
+        (
+            vec![
+                "solve".into(),
+                "english".into(),
                 "--timeout".into(),
                 "0".into(),
             ],
@@ -330,4 +339,72 @@ fn count_triangle_json() {
         "{}",
         stdout(&o)
     );
+}
+
+#[test]
+fn check_explains_and_verifies() {
+    // The French centre start against any single peg: refuted by class, counts shown.
+    let o = pegsol(&["check", "french", "--finish", "any", "--json"]);
+    assert_eq!(o.status.code(), Some(1));
+    let v = json(&o);
+    assert_eq!(v["status"], "refuted");
+    assert_eq!(v["certificate"]["kind"], "class");
+    assert_eq!(v["certificate"]["finishes"].as_array().unwrap().len(), 37);
+    // The English centre game is not refuted.
+    let o = pegsol(&["check", "english", "--json"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(json(&o)["status"], "open");
+    // Pegs on the bottom rows cannot leave one peg far up (d2): the classes allow it, a
+    // pagoda function with exact integer weights refutes it.
+    let o = pegsol(&[
+        "check",
+        "english",
+        "--empty",
+        "c1,d1,e1,c2,d2,e2,a3,b3,c3,d3,e3,f3,g3,a4,b4,c4,d4,e4,f4,g4",
+        "--finish",
+        "d2",
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let v = json(&o);
+    assert_eq!(v["certificate"]["kind"], "pagoda");
+    let s = v["certificate"]["start_total"].as_i64().unwrap();
+    let f = v["certificate"]["finish_total"].as_i64().unwrap();
+    assert!(s < f);
+    assert_eq!(v["certificate"]["weights"].as_object().unwrap().len(), 33);
+    // A user's weights: a valid Fibonacci row refutes; a broken one names the jump.
+    let good = temp_board("good.txt", "1 1 2 3 5\n");
+    let o = pegsol(&[
+        "check",
+        "rect:1x5",
+        "--empty",
+        "c1,d1,e1",
+        "--finish",
+        "e1",
+        "--pagoda",
+        good.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stdout(&o).contains("start total 2, finish total 5"));
+    let bad = temp_board("bad_weights.txt", "1 1 3 3 5\n");
+    let o = pegsol(&[
+        "check",
+        "rect:1x5",
+        "--empty",
+        "c1,d1,e1",
+        "--finish",
+        "e1",
+        "--pagoda",
+        bad.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("jump a1-c1 breaks it"),
+        "{}",
+        stderr(&o)
+    );
+    let short = temp_board("short_weights.txt", "1 1/2 x\n");
+    let o = pegsol(&["check", "rect:1x5", "--pagoda", short.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("one weight per hole"), "{}", stderr(&o));
 }

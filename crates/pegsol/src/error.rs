@@ -81,6 +81,9 @@ pub enum Error {
     /// A board with no conventional start was given no `--empty`.
     #[error("the board {0} has no conventional starting vacancy; say which holes start empty, e.g. --empty a1")]
     NoStart(String),
+    /// A finish naming no holes.
+    #[error("the finish names no holes; give at least one, e.g. --finish d4, or --finish any")]
+    EmptyFinish,
     /// A finish that asks for more pegs than the start has.
     #[error("the finish has {finish} pegs but the start has only {start}; jumps only remove pegs")]
     FinishTooLarge {

@@ -30,6 +30,7 @@
 
 mod bitset;
 mod board;
+pub mod check;
 mod classes;
 pub mod count;
 mod ends;

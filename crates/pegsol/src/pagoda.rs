@@ -103,6 +103,13 @@ impl Pagoda {
     /// cuts most positions in a search for this finish.
     #[must_use]
     pub fn fit(board: &Board, start: Bits, finish: Bits) -> Option<Pagoda> {
+        Pagoda::fit_any(board, start, &[finish])
+    }
+
+    /// [`Pagoda::fit`] for several finishes at once: each must total at least 1. If the
+    /// result totals less on `start` than on every finish, it refutes them all.
+    #[must_use]
+    pub fn fit_any(board: &Board, start: Bits, finishes: &[Bits]) -> Option<Pagoda> {
         use microlp::{ComparisonOp, OptimizationDirection, Problem};
         let n = board.hole_count();
         let mut lp = Problem::new(OptimizationDirection::Minimize);
@@ -124,8 +131,10 @@ impl Pagoda {
                 0.0,
             );
         }
-        let terms: Vec<_> = finish.iter().map(|h| (vars[h.index()], 1.0)).collect();
-        lp.add_constraint(terms, ComparisonOp::Eq, 1.0);
+        for finish in finishes {
+            let terms: Vec<_> = finish.iter().map(|h| (vars[h.index()], 1.0)).collect();
+            lp.add_constraint(terms, ComparisonOp::Ge, 1.0);
+        }
         let outcome = std::panic::catch_unwind(|| lp.solve()).ok()?.ok()?;
         let microlp::SolveOutcome::Solution(solution) = outcome else {
             return None;

@@ -47,7 +47,10 @@ impl<'b> Problem<'b> {
         board.position(start)?;
         if let Finish::Holes(f) = finish {
             board.position(f)?;
-            if f.is_empty() || f.count() > start.count() {
+            if f.is_empty() {
+                return Err(Error::EmptyFinish);
+            }
+            if f.count() > start.count() {
                 return Err(Error::FinishTooLarge {
                     finish: f.count(),
                     start: start.count(),
