@@ -780,18 +780,6 @@ fn line(config: Option<&str>, json: bool, summary: bool, regex: bool) -> Result<
     Ok(0)
 }
 
-/// Peak resident memory of this process in MB (Linux), 0 elsewhere.
-fn peak_memory_mb() -> u64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("VmHWM:"))
-                .and_then(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok())
-        })
-        .map_or(0, |kb| kb.div_ceil(1024))
-}
-
 fn count(
     setup: &Setup,
     finish: Option<&str>,
@@ -820,7 +808,7 @@ fn count(
                         l.jumps,
                         l.pegs,
                         l.positions,
-                        peak_memory_mb()
+                        pegsol::count::peak_memory_mb()
                     ));
                 }
             },
@@ -867,7 +855,7 @@ fn count(
             "games": c.games,
             "shortest_dead_end": c.shortest_dead_end(),
             "millis": millis,
-            "peak_memory_mb": peak_memory_mb(),
+            "peak_memory_mb": pegsol::count::peak_memory_mb(),
             "threads": threads,
         }));
         return Ok(0);
@@ -915,7 +903,7 @@ fn count(
     println!(
         "{} ms, peak memory {} MB, {} threads",
         millis,
-        peak_memory_mb(),
+        pegsol::count::peak_memory_mb(),
         threads
     );
     Ok(0)

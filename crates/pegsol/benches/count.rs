@@ -19,17 +19,9 @@ fn main() {
     assert_eq!(c.solutions, 40_861_647_040_079_968);
     assert_eq!(c.games, 577_116_156_815_309_849_672);
     assert_eq!(c.shortest_dead_end(), Some(6));
-    let peak = std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("VmHWM:"))
-                .and_then(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok())
-        })
-        .unwrap_or(0);
     println!(
         "english count: {:.2} s on {threads} threads, peak RSS {} MB, all published totals match",
         took.as_secs_f64(),
-        peak / 1024
+        pegsol::count::peak_memory_mb()
     );
 }

@@ -43,17 +43,6 @@ fn median(mut v: Vec<Duration>) -> Duration {
     v[v.len() / 2]
 }
 
-fn peak_rss_kb() -> u64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("VmHWM:"))
-                .and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
-        })
-        .unwrap_or(0)
-}
-
 fn main() {
     let board = Board::builtin("english").unwrap();
     let single = Limits {
@@ -115,8 +104,8 @@ fn main() {
         }
     }
     println!(
-        "pegsol peak RSS over all runs: {:.1} MB",
-        peak_rss_kb() as f64 / 1024.0
+        "pegsol peak RSS over all runs: {} MB",
+        pegsol::count::peak_memory_mb()
     );
     if seed.is_none() {
         println!("(g++ not found: the seed's reference search was not run)");

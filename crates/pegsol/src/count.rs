@@ -84,6 +84,20 @@ impl Count {
     }
 }
 
+/// Peak resident memory of this process in MB, as reported by Linux (`VmHWM` in
+/// `/proc/self/status`); 0 where that is not available. Counts report it.
+#[must_use]
+pub fn peak_memory_mb() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .and_then(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok())
+        })
+        .map_or(0, |kb| kb.div_ceil(1024))
+}
+
 /// Why a count could not finish.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum CountError {

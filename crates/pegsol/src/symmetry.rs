@@ -110,13 +110,7 @@ impl Symmetries {
     #[must_use]
     #[inline]
     pub fn apply(&self, g: usize, set: Bits) -> Bits {
-        let t = &self.tables[g * self.bytes * 256..(g + 1) * self.bytes * 256];
-        let x = set.raw();
-        let mut out = 0u64;
-        for k in 0..self.bytes {
-            out |= t[k * 256 + (x >> (8 * k) & 255) as usize];
-        }
-        Bits(out)
+        Bits(image(&self.tables, self.bytes, g, set.raw()))
     }
 
     /// The elements that map the collection `targets` onto itself (as a set of sets).
@@ -188,36 +182,7 @@ impl Canonicalizer {
     #[must_use]
     #[inline]
     pub fn canonical(&self, set: Bits) -> Bits {
-        let x = set.raw();
-        if !self.wide.is_empty() {
-            let lanes = self.images(x);
-            return Bits(lanes.iter().fold(x, |m, &y| m.min(y)));
-        }
-        let mut best = x;
-        for g in 0..self.count {
-            let t = &self.tables[g * self.bytes * 256..(g + 1) * self.bytes * 256];
-            let mut out = 0u64;
-            for k in 0..self.bytes {
-                out |= t[k * 256 + (x >> (8 * k) & 255) as usize];
-            }
-            best = best.min(out);
-        }
-        Bits(best)
-    }
-}
-
-impl Canonicalizer {
-    /// The images of `x` under the non-identity elements (then copies of `x`).
-    #[inline]
-    fn images(&self, x: u64) -> [u64; WIDE] {
-        let mut acc = [0u64; WIDE];
-        for k in 0..self.bytes {
-            let row = &self.wide[k * 256 + (x >> (8 * k) & 255) as usize];
-            for (a, r) in acc.iter_mut().zip(row) {
-                *a |= r;
-            }
-        }
-        acc
+        self.canonical_and_orbit(set).0
     }
 
     /// The least image of `set` and the size of its orbit under the subgroup.
@@ -225,25 +190,33 @@ impl Canonicalizer {
     #[inline]
     pub fn canonical_and_orbit(&self, set: Bits) -> (Bits, u32) {
         let x = set.raw();
-        if !self.wide.is_empty() {
-            let lanes = self.images(x);
-            let best = lanes[..self.count].iter().fold(x, |m, &y| m.min(y));
-            let fixed = 1 + lanes[..self.count].iter().filter(|&&y| y == x).count() as u32;
-            return (Bits(best), self.order() as u32 / fixed);
-        }
-        let mut best = x;
-        let mut fixed = 1u32;
-        for g in 0..self.count {
-            let t = &self.tables[g * self.bytes * 256..(g + 1) * self.bytes * 256];
-            let mut out = 0u64;
+        let (mut best, mut fixed) = (x, 1u32);
+        let mut take = |y: u64| {
+            best = best.min(y);
+            fixed += u32::from(y == x);
+        };
+        if self.wide.is_empty() {
+            (0..self.count).for_each(|g| take(image(&self.tables, self.bytes, g, x)));
+        } else {
+            // One lookup per byte gives that byte's image under every element at once.
+            let mut lanes = [0u64; WIDE];
             for k in 0..self.bytes {
-                out |= t[k * 256 + (x >> (8 * k) & 255) as usize];
+                let row = &self.wide[k * 256 + (x >> (8 * k) & 255) as usize];
+                for (a, r) in lanes.iter_mut().zip(row) {
+                    *a |= r;
+                }
             }
-            best = best.min(out);
-            fixed += u32::from(out == x);
+            lanes[..self.count].iter().for_each(|&y| take(y));
         }
         (Bits(best), self.order() as u32 / fixed)
     }
+}
+
+/// The image of `x` under element `g` of byte tables laid out `[element][byte][value]`.
+#[inline]
+fn image(tables: &[u64], bytes: usize, g: usize, x: u64) -> u64 {
+    let t = &tables[g * bytes * 256..(g + 1) * bytes * 256];
+    (0..bytes).fold(0, |out, k| out | t[k * 256 + (x >> (8 * k) & 255) as usize])
 }
 
 #[cfg(test)]
