@@ -947,18 +947,12 @@ fn read_weights(board: &Board, path: &str) -> Result<(Vec<i64>, i64)> {
                 ),
                 None => (t.parse::<i64>().map_err(|_| bad())?, 1),
             };
-            if d <= 0 || n < 0 || n > 1 << 30 || d > 1 << 20 {
+            if !(1..=1 << 20).contains(&d) || !(0..=1 << 30).contains(&n) {
                 return Err(bad());
             }
             fractions[h.index()] = (n, d);
         }
     }
-    let gcd = |mut a: i64, mut b: i64| {
-        while b != 0 {
-            (a, b) = (b, a % b);
-        }
-        a
-    };
     let mut den = 1i64;
     for &(_, d) in &fractions {
         den = (den / gcd(den, d))
@@ -969,13 +963,16 @@ fn read_weights(board: &Board, path: &str) -> Result<(Vec<i64>, i64)> {
     Ok((fractions.iter().map(|&(n, d)| n * (den / d)).collect(), den))
 }
 
+/// Greatest common divisor, at least 1.
+fn gcd(mut a: i64, mut b: i64) -> i64 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a.abs().max(1)
+}
+
+/// `value / den` in lowest terms: an integer, or a string such as "3/2".
 fn fraction(value: i64, den: i64) -> Value {
-    let gcd = |mut a: i64, mut b: i64| {
-        while b != 0 {
-            (a, b) = (b, a % b);
-        }
-        a.abs().max(1)
-    };
     let g = gcd(value, den);
     if den / g == 1 {
         json!(value / g)
