@@ -287,6 +287,7 @@ pub fn solve_with_progress(
         start: problem.start,
         targets: targets.clone(),
         reversed: false,
+        start_halfway: false,
         functions: stock.clone(),
     };
     let mut probe = Dfs::new(
@@ -302,7 +303,7 @@ pub fn solve_with_progress(
     if !limits.symmetry {
         probe.canon = board.symmetries().canonicalizer(&[0]);
     }
-    let probed = probe.run(problem.start);
+    let probed = probe.run(problem.start, false);
     let (probe_nodes, probe_dead) = (probe.nodes, probe.dead.len() as u64);
     if probed == Ok(false) {
         // The probe searched everything within its limit.
@@ -357,6 +358,7 @@ pub fn solve_with_progress(
         start: problem.start,
         targets: targets.clone(),
         reversed: false,
+        start_halfway: false,
         functions: forward_functions,
     };
     let run = |dir: &Direction, budget: usize| {
@@ -364,7 +366,7 @@ pub fn solve_with_progress(
         if !limits.symmetry {
             dfs.canon = board.symmetries().canonicalizer(&[0]);
         }
-        let result = dfs.run(dir.start);
+        let result = dfs.run(dir.start, dir.start_halfway);
         let stats = (dfs.nodes, dfs.dead.len() as u64);
         (result, dfs.path_jumps(dir.reversed), stats)
     };
@@ -378,10 +380,14 @@ pub fn solve_with_progress(
         if limits.pagoda {
             functions.extend(Pagoda::fit(board, dual_start, dual_target));
         }
+        // When the dual is the problem itself (a central game), the second thread would repeat
+        // the first one's search; it starts halfway round the orders instead.
+        let same = dual_start == problem.start && dual_target == targets[0];
         let dual = Direction {
             start: dual_start,
             targets: vec![dual_target],
             reversed: true,
+            start_halfway: same,
             functions,
         };
         let half = limits.max_memory / 2;
@@ -415,6 +421,8 @@ struct Direction {
     start: Bits,
     targets: Vec<Bits>,
     reversed: bool,
+    /// Take the first turn with the order halfway round the list.
+    start_halfway: bool,
     /// Pagoda functions valid for pruning towards these targets.
     functions: Vec<Pagoda>,
 }
@@ -444,6 +452,8 @@ struct Dfs<'a> {
     /// Jump orders taking turns; each a permutation of jump indices.
     orders: Vec<Vec<u16>>,
     order: usize,
+    /// The order that takes the first turn of each round.
+    first_order: usize,
     turn_ends: u64,
     /// Stop (as if out of time) after this many nodes.
     node_limit: u64,
@@ -499,6 +509,7 @@ impl<'a> Dfs<'a> {
             needs: jumps.iter().map(|j| j.needs().raw()).collect(),
             to: jumps.iter().map(|j| j.to().bit().raw()).collect(),
             jumps: jumps.to_vec(),
+            first_order: 0,
             orders: jump_orders(board, &dir.targets, orders),
             order: 0,
             turn_ends: u64::MAX,
@@ -523,12 +534,16 @@ impl<'a> Dfs<'a> {
     /// Searches from `start`, the orders taking turns with doubling node slices. The dead
     /// table is shared (deadness does not depend on the order), so a new turn repeats only
     /// the unfinished path of the last one.
-    fn run(&mut self, start: Bits) -> Result<bool, Budget> {
+    fn run(&mut self, start: Bits, start_halfway: bool) -> Result<bool, Budget> {
+        if start_halfway {
+            self.first_order = self.orders.len() / 2;
+        }
         let totals = self.pagoda_start;
         let mut slice = FIRST_SLICE;
         loop {
-            for order in 0..self.orders.len() {
-                self.order = order;
+            let n = self.orders.len();
+            for turn in 0..n {
+                self.order = (turn + self.first_order) % n;
                 self.turn_ends = self.nodes.saturating_add(slice);
                 self.path.clear();
                 match self.visit(start, &totals) {
