@@ -281,6 +281,11 @@ pub fn solve_with_progress(
     } else {
         Vec::new()
     };
+    // The stock of pagoda functions refutes some finishes for free.
+    targets.retain(|&t| stock.iter().all(|p| p.total(problem.start) >= p.total(t)));
+    if targets.is_empty() {
+        return finish(Outcome::Impossible(Reason::Pagoda), 0, 0);
+    }
     // A quick probe first: most solvable problems fall within a few thousand nodes of the
     // goal sweep, before fitting LPs or starting a second thread is worth its fixed cost.
     let quick = Direction {
@@ -294,15 +299,13 @@ pub fn solve_with_progress(
         board,
         &quick,
         1,
+        limits,
         limits.max_memory,
         deadline,
         &stop,
         progress,
     );
     probe.node_limit = PROBE_NODES;
-    if !limits.symmetry {
-        probe.canon = board.symmetries().canonicalizer(&[0]);
-    }
     let probed = probe.run(problem.start, false);
     let (probe_nodes, probe_dead) = (probe.nodes, probe.dead.len() as u64);
     if probed == Ok(false) {
@@ -314,15 +317,8 @@ pub fn solve_with_progress(
         );
     }
     if probed == Ok(true) {
-        let jumps = probe.path_jumps(false);
-        return match replay(board, problem.start, &jumps) {
-            Ok(end) if targets.contains(&end) => finish(
-                Outcome::Solved { jumps, finish: end },
-                probe_nodes,
-                probe_dead,
-            ),
-            _ => unreachable!("the solver produced a line that does not replay"),
-        };
+        let outcome = verified(problem, &targets, probe.path_jumps(false));
+        return finish(outcome, probe_nodes, probe_dead);
     }
     drop(probe);
     stop.store(false, Ordering::Relaxed);
@@ -336,10 +332,9 @@ pub fn solve_with_progress(
         }
     }
     let refuted = |t: Bits| {
-        stock
+        fitted
             .iter()
-            .chain(fitted.iter().filter(|f| f.0 == t).map(|f| &f.1))
-            .any(|p| p.total(problem.start) < p.total(t))
+            .any(|(f, p)| *f == t && p.total(problem.start) < p.total(t))
     };
     targets.retain(|&t| !refuted(t));
     if targets.is_empty() {
@@ -362,10 +357,16 @@ pub fn solve_with_progress(
         functions: forward_functions,
     };
     let run = |dir: &Direction, budget: usize| {
-        let mut dfs = Dfs::new(board, dir, usize::MAX, budget, deadline, &stop, progress);
-        if !limits.symmetry {
-            dfs.canon = board.symmetries().canonicalizer(&[0]);
-        }
+        let mut dfs = Dfs::new(
+            board,
+            dir,
+            usize::MAX,
+            limits,
+            budget,
+            deadline,
+            &stop,
+            progress,
+        );
         let result = dfs.run(dir.start, dir.start_halfway);
         let stats = (dfs.nodes, dfs.dead.len() as u64);
         (result, dfs.path_jumps(dir.reversed), stats)
@@ -404,17 +405,19 @@ pub fn solve_with_progress(
         run(&forward, limits.max_memory)
     };
     let outcome = match result {
-        Ok(true) => {
-            // Replayed by the independent checker before anyone sees it.
-            match replay(board, problem.start, &jumps) {
-                Ok(end) if targets.contains(&end) => Outcome::Solved { jumps, finish: end },
-                _ => unreachable!("the solver produced a line that does not replay"),
-            }
-        }
+        Ok(true) => verified(problem, &targets, jumps),
         Ok(false) => Outcome::Impossible(Reason::Exhausted),
         Err(budget) => Outcome::Undecided(budget),
     };
     finish(outcome, nodes + probe_nodes, dead + probe_dead)
+}
+
+/// A found line, replayed by the independent checker before anyone sees it.
+fn verified(problem: &Problem, targets: &[Bits], jumps: Vec<Jump>) -> Outcome {
+    match replay(problem.board(), problem.start(), &jumps) {
+        Ok(end) if targets.contains(&end) => Outcome::Solved { jumps, finish: end },
+        _ => unreachable!("the solver produced a line that does not replay"),
+    }
 }
 
 struct Direction {
@@ -474,17 +477,24 @@ struct Dfs<'a> {
 }
 
 impl<'a> Dfs<'a> {
+    #[allow(clippy::too_many_arguments)]
     fn new(
         board: &Board,
         dir: &'a Direction,
         orders: usize,
+        limits: &Limits,
         budget: usize,
         deadline: Option<Instant>,
         stop: &'a AtomicBool,
         progress: &'a (dyn Fn(&Stats) + Sync),
     ) -> Dfs<'a> {
         let sym = board.symmetries();
-        let canon = sym.canonicalizer(&sym.stabilizer(&dir.targets));
+        let group = if limits.symmetry {
+            sym.stabilizer(&dir.targets)
+        } else {
+            vec![0]
+        };
+        let canon = sym.canonicalizer(&group);
         // Keep the pagoda functions that can cut something, those whose finish total is the
         // largest share of the start total (least slack) first.
         let floor = |p: &Pagoda| dir.targets.iter().map(|&t| p.total(t)).min().unwrap_or(0);
