@@ -171,7 +171,19 @@ pub fn count(
     };
     let mut used = 0usize;
     let mut level = 0u32;
+    // Children per representative at the last level: the forecast for the next one.
+    let mut branching = 1.0f64;
     loop {
+        // Stop before generating a level that would not fit (with a margin over the forecast),
+        // rather than finding out after the memory is spent.
+        let forecast = (keys.len() as f64 * branching * 1.5) as usize;
+        let expected = used + keys.len() * 8 + forecast * std::mem::size_of::<Child>();
+        if level > 0 && expected > max_memory {
+            return Err(CountError::Memory {
+                level: level + 1,
+                needed: expected,
+            });
+        }
         // Figures of this level, and its successors.
         let orbit = |k: u64| canon.canonical_and_orbit(Bits(k)).1 as u64;
         let positions: u64 = keys.par_iter().map(|&k| orbit(k)).sum();
@@ -213,6 +225,7 @@ pub fn count(
             .iter()
             .map(|p| p.buckets.iter().map(Vec::len).sum::<usize>())
             .sum();
+        branching = children as f64 / keys.len().max(1) as f64;
         let paths = counts
             .iter()
             .try_fold(0u128, |a, &c| a.checked_add(c))
