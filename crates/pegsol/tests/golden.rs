@@ -69,3 +69,18 @@ fn small_memory_budget_gives_undecided_not_a_crash() {
     let r = pegsol::solve(&p, &limits);
     assert_eq!(r.outcome, Outcome::Undecided(pegsol::Budget::Memory));
 }
+
+#[test]
+fn triangle5_inner_holes_each_have_one_end() {
+    // George Bell's catalogue of the 15-hole triangle: from each of the three inner holes
+    // exactly one end hole is reachable.
+    let b = Board::builtin("triangle:5").unwrap();
+    assert_eq!(b.symmetries().len(), 6);
+    for (vacancy, end) in [("b3", "c5"), ("b4", "c3"), ("c4", "a3")] {
+        let start = b.holes().without(b.hole(vacancy).unwrap());
+        let e = ends(&b, start, &Limits::default());
+        let reachable: Vec<String> = e.reachable().map(|h| b.label(h.hole)).collect();
+        assert_eq!(reachable, [end], "vacancy {vacancy}");
+        assert!(e.holes.iter().all(|h| !matches!(h.outcome, Outcome::Undecided(_))));
+    }
+}
