@@ -742,46 +742,40 @@ mod tests {
         assert!(parse_line("  ").is_err());
     }
 
+    /// Every string of 1 to `max` cells.
+    fn all_strings(max: usize) -> impl Iterator<Item = Vec<bool>> {
+        (1..=max)
+            .flat_map(|n| (0u32..(1 << n)).map(move |x| (0..n).map(|i| x >> i & 1 == 1).collect()))
+    }
+
     #[test]
     fn language_is_its_own_mirror_image() {
         let dfa = Dfa::language();
-        for n in 1..=14usize {
-            for x in 0u32..(1 << n) {
-                let s: Vec<bool> = (0..n).map(|i| x >> i & 1 == 1).collect();
-                let r: Vec<bool> = s.iter().rev().copied().collect();
-                assert_eq!(dfa.accepts(&s), dfa.accepts(&r));
-            }
+        for s in all_strings(14) {
+            let r: Vec<bool> = s.iter().rev().copied().collect();
+            assert_eq!(dfa.accepts(&s), dfa.accepts(&r));
         }
     }
 
     #[test]
-    fn minimum_and_jumps_match_brute_force() {
-        for n in 1..=16usize {
-            for x in 0u32..(1 << n) {
-                let s: Vec<bool> = (0..n).map(|i| x >> i & 1 == 1).collect();
-                let sol = solve_line(&s, true);
-                assert_eq!(sol.min_pegs, brute_force_min(&s), "{s:?}");
-                assert_eq!(replay_line(&s, &sol.jumps), Ok(sol.min_pegs), "{s:?}");
-                // The pieces tile the string.
-                let mut at = 0;
-                for &(a, b) in &sol.pieces {
-                    assert_eq!(a, at);
-                    at = b;
-                }
-                assert!(sol.pieces.is_empty() || at == n);
-            }
-        }
-    }
-
-    #[test]
-    fn language_is_exactly_the_one_peg_configurations() {
+    fn language_minimum_and_jumps_match_brute_force() {
+        // One brute-force pass over every string of up to 16 cells checks three things: the
+        // language is exactly the strings that reduce to one peg, the linear-time minimum is
+        // the true minimum, and the printed jumps replay to exactly that many pegs.
         let dfa = Dfa::language();
-        for n in 1..=16usize {
-            for x in 0u32..(1 << n) {
-                let s: Vec<bool> = (0..n).map(|i| x >> i & 1 == 1).collect();
-                let one = x != 0 && brute_force_min(&s) == 1;
-                assert_eq!(dfa.accepts(&s), one, "{s:?}");
+        for s in all_strings(16) {
+            let truth = brute_force_min(&s);
+            assert_eq!(dfa.accepts(&s), truth == 1 && s.contains(&true), "{s:?}");
+            let sol = solve_line(&s, true);
+            assert_eq!(sol.min_pegs, truth, "{s:?}");
+            assert_eq!(replay_line(&s, &sol.jumps), Ok(sol.min_pegs), "{s:?}");
+            // The pieces tile the string.
+            let mut at = 0;
+            for &(a, b) in &sol.pieces {
+                assert_eq!(a, at);
+                at = b;
             }
+            assert!(sol.pieces.is_empty() || at == s.len());
         }
     }
 }

@@ -81,6 +81,9 @@ fn triangle5_inner_holes_each_have_one_end() {
         let e = ends(&b, start, &Limits::default());
         let reachable: Vec<String> = e.reachable().map(|h| b.label(h.hole)).collect();
         assert_eq!(reachable, [end], "vacancy {vacancy}");
-        assert!(e.holes.iter().all(|h| !matches!(h.outcome, Outcome::Undecided(_))));
+        assert!(e
+            .holes
+            .iter()
+            .all(|h| !matches!(h.outcome, Outcome::Undecided(_))));
     }
 }
