@@ -106,6 +106,14 @@ impl JumpTable {
         self.jumps[i]
     }
 
+    /// Whether jump `i` of the table can be played in `pegs`.
+    #[must_use]
+    #[inline]
+    pub fn is_legal(&self, i: usize, pegs: Bits) -> bool {
+        let p = pegs.raw();
+        p & self.needs[i] == self.needs[i] && p & self.to[i] == 0
+    }
+
     /// The legal jumps in `pegs`, as indices into the table, in table order. Allocates nothing.
     #[inline]
     pub fn legal(&self, pegs: Bits) -> impl Iterator<Item = usize> + '_ {

@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 use crate::bitset::{Bits, Hole};
 use crate::board::Board;
 use crate::error::{Error, Result};
-use crate::jumps::Jump;
+use crate::jumps::{Jump, JumpTable};
 use crate::pagoda::Pagoda;
 use crate::replay::replay;
 use crate::symmetry::Canonicalizer;
@@ -448,10 +448,8 @@ enum Halt {
 }
 
 struct Dfs<'a> {
-    /// The board's jumps: the two holes needing pegs and the landing hole, as raw words.
-    needs: Vec<u64>,
-    to: Vec<u64>,
-    jumps: Vec<Jump>,
+    /// The board's jumps.
+    table: JumpTable,
     /// Jump orders taking turns; each a permutation of jump indices.
     orders: Vec<Vec<u16>>,
     order: usize,
@@ -516,9 +514,7 @@ impl<'a> Dfs<'a> {
             }
         }
         Dfs {
-            needs: jumps.iter().map(|j| j.needs().raw()).collect(),
-            to: jumps.iter().map(|j| j.to().bit().raw()).collect(),
-            jumps: jumps.to_vec(),
+            table: JumpTable::new(jumps),
             first_order: 0,
             orders: jump_orders(board, &dir.targets, orders),
             order: 0,
@@ -571,7 +567,11 @@ impl<'a> Dfs<'a> {
     }
 
     fn path_jumps(&self, reversed: bool) -> Vec<Jump> {
-        let mut jumps: Vec<Jump> = self.path.iter().map(|&i| self.jumps[i as usize]).collect();
+        let mut jumps: Vec<Jump> = self
+            .path
+            .iter()
+            .map(|&i| self.table.get(i as usize))
+            .collect();
         if reversed {
             jumps.reverse();
         }
@@ -590,10 +590,9 @@ impl<'a> Dfs<'a> {
         if self.dead.contains(key.raw()) {
             return Ok(false);
         }
-        let p = pos.raw();
         for k in 0..self.orders[self.order].len() {
             let i = self.orders[self.order][k] as usize;
-            if p & self.needs[i] != self.needs[i] || p & self.to[i] != 0 {
+            if !self.table.is_legal(i, pos) {
                 continue;
             }
             let delta = &self.pagoda_delta[i];
@@ -607,7 +606,7 @@ impl<'a> Dfs<'a> {
                 continue;
             }
             self.path.push(i as u16);
-            if self.visit(self.jumps[i].apply(pos), &next_totals)? {
+            if self.visit(self.table.get(i).apply(pos), &next_totals)? {
                 return Ok(true);
             }
             self.path.pop();
