@@ -523,8 +523,22 @@ fn ends(setup: &Setup, budget: &BudgetArgs, json: bool) -> Result<u8> {
     let mut limits = budget.limits()?;
     // Holes are solved in parallel; share the memory budget between the threads.
     limits.max_memory /= rayon::current_num_threads().max(1);
-    let bar = spinner("searching end holes");
-    let result = pegsol::ends(&board, start, &limits);
+    let bar = std::io::stderr().is_terminal().then(|| {
+        let bar = ProgressBar::new(board.hole_count() as u64);
+        if let Ok(style) =
+            ProgressStyle::with_template("{bar:30} {pos}/{len} holes {elapsed} {msg}")
+        {
+            bar.set_style(style);
+        }
+        bar.enable_steady_tick(Duration::from_millis(200));
+        bar
+    });
+    let result = pegsol::ends_with_progress(&board, start, &limits, &|done| {
+        if let Some(bar) = &bar {
+            bar.inc(1);
+            bar.set_message(format!("last: {}", board.label(done.hole)));
+        }
+    });
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }

@@ -44,27 +44,45 @@ impl Ends {
 /// ```
 #[must_use]
 pub fn ends(board: &Board, start: Bits, limits: &Limits) -> Ends {
+    ends_with_progress(board, start, limits, &|_| {})
+}
+
+/// [`ends`], calling `progress` as each hole is decided (in whatever order they finish).
+#[must_use]
+pub fn ends_with_progress(
+    board: &Board,
+    start: Bits,
+    limits: &Limits,
+    progress: &(dyn Fn(&EndHole) + Sync),
+) -> Ends {
     let holes: Vec<Hole> = board.holes().iter().collect();
     let holes = holes
         .par_iter()
-        .map(
-            |&hole| match Problem::new(board, start, Finish::Holes(hole.bit())) {
-                Ok(problem) => {
-                    let report = solve(&problem, limits);
-                    EndHole {
-                        hole,
-                        outcome: report.outcome,
-                        stats: report.stats,
-                    }
-                }
-                // Only an empty start gets here: no peg can end anywhere.
-                Err(_) => EndHole {
-                    hole,
-                    outcome: Outcome::Impossible(crate::Reason::Class),
-                    stats: Stats::default(),
-                },
-            },
-        )
+        .map(|&hole| {
+            let done = end_hole(board, start, limits, hole);
+            progress(&done);
+            done
+        })
         .collect();
     Ends { holes }
+}
+
+/// Solves `start` to one peg on `hole`.
+fn end_hole(board: &Board, start: Bits, limits: &Limits, hole: Hole) -> EndHole {
+    match Problem::new(board, start, Finish::Holes(hole.bit())) {
+        Ok(problem) => {
+            let report = solve(&problem, limits);
+            EndHole {
+                hole,
+                outcome: report.outcome,
+                stats: report.stats,
+            }
+        }
+        // Only an empty start gets here: no peg can end anywhere.
+        Err(_) => EndHole {
+            hole,
+            outcome: Outcome::Impossible(crate::Reason::Class),
+            stats: Stats::default(),
+        },
+    }
 }

@@ -47,7 +47,7 @@ mod symmetry;
 pub use bitset::{Bits, BitsIter, Hole, MAX_HOLES};
 pub use board::{Board, Position};
 pub use classes::{Class, Classes};
-pub use ends::{ends, EndHole, Ends};
+pub use ends::{ends, ends_with_progress, EndHole, Ends};
 pub use error::{Error, Result};
 pub use jumps::{Jump, JumpTable};
 pub use lattice::Lattice;
