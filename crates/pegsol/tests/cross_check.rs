@@ -53,16 +53,29 @@ fn lattice() -> impl Strategy<Value = Lattice> {
 /// neighbour of the shape, chosen by `choices`), a start and a finish, from raw random words.
 fn build(lat: Lattice, n: usize, choices: &[u64], kind: u8) -> (Board, Bits, Finish) {
     let mut cells: Vec<(i64, i64)> = vec![(0, 0)];
+    let dirs = lat.directions();
     let mut k = 0;
     while cells.len() < n {
-        let pick = choices[k % choices.len()].rotate_left(k as u32);
+        // The picks cycle through `choices`, so they may keep landing on cells already taken:
+        // after a bounded number of tries, take the first free neighbour instead (without this
+        // the loop can run forever).
+        let next = if k < 64 * choices.len() {
+            let pick = choices[k % choices.len()].rotate_left(k as u32);
+            let (r, c) = cells[(pick % cells.len() as u64) as usize];
+            let (dr, dc) = dirs[((pick >> 20) % dirs.len() as u64) as usize];
+            Some((r + dr as i64, c + dc as i64)).filter(|p| !cells.contains(p))
+        } else {
+            cells
+                .iter()
+                .flat_map(|&(r, c)| {
+                    dirs.iter()
+                        .map(move |&(dr, dc)| (r + dr as i64, c + dc as i64))
+                })
+                .find(|p| !cells.contains(p))
+        };
         k += 1;
-        let (r, c) = cells[(pick % cells.len() as u64) as usize];
-        let dirs = lat.directions();
-        let (dr, dc) = dirs[((pick >> 20) % dirs.len() as u64) as usize];
-        let next = (r + dr as i64, c + dc as i64);
-        if !cells.contains(&next) {
-            cells.push(next);
+        if let Some(cell) = next {
+            cells.push(cell);
         }
     }
     let r0 = cells.iter().map(|c| c.0).min().unwrap();
