@@ -1008,28 +1008,6 @@ fn check(setup: &Setup, finish: Option<&str>, pagoda_file: Option<&str>, json: b
     let finish = finish_of(&board, start, finish)?;
     let problem = Problem::new(&board, start, finish)?;
     let targets = problem.targets();
-    let grid = |values: &dyn Fn(pegsol::Hole) -> String| -> String {
-        let width = board
-            .holes()
-            .iter()
-            .map(|h| values(h).len())
-            .max()
-            .unwrap_or(1);
-        let (rows, cols) = board.dimensions();
-        let mut out = String::new();
-        for r in 0..rows {
-            let mut line = String::new();
-            for c in 0..cols {
-                let cell = board
-                    .hole_at(r as i64, c as i64)
-                    .map_or(String::new(), values);
-                line.push_str(&format!("{cell:>width$} "));
-            }
-            out.push_str(line.trim_end());
-            out.push('\n');
-        }
-        out
-    };
     let weights_json = |p: &pegsol::Pagoda, den: i64| -> Value {
         let mut m = serde_json::Map::new();
         for h in board.holes() {
@@ -1039,15 +1017,11 @@ fn check(setup: &Setup, finish: Option<&str>, pagoda_file: Option<&str>, json: b
     };
     if let Some(path) = pagoda_file {
         let (weights, den) = read_weights(&board, path)?;
-        let candidate = &weights;
-        let broken = board.jumps().iter().find(|j| {
-            candidate[j.from().index()] + candidate[j.over().index()] < candidate[j.to().index()]
-        });
-        if let Some(j) = broken {
-            let w = |h: pegsol::Hole| fraction_text(candidate[h.index()], den);
+        if let Some(j) = pegsol::Pagoda::broken_jump_of(&board, &weights) {
+            let w = |h: pegsol::Hole| fraction_text(weights[h.index()], den);
             bail!(
                 "not a pagoda function: jump {} breaks it: w({}) + w({}) = {} + {} is less than w({}) = {}",
-                notation::jump_text(&board, *j),
+                notation::jump_text(&board, j),
                 board.label(j.from()),
                 board.label(j.over()),
                 w(j.from()),
@@ -1157,11 +1131,7 @@ fn check(setup: &Setup, finish: Option<&str>, pagoda_file: Option<&str>, json: b
                 );
                 print!(
                     "{}",
-                    grid(&|h| if set.contains(h) {
-                        "1".into()
-                    } else {
-                        "0".into()
-                    })
+                    board.draw_with(|h| if set.contains(h) { '1' } else { '0' })
                 );
             }
             let shown = finishes.len().min(40);
@@ -1182,7 +1152,7 @@ fn check(setup: &Setup, finish: Option<&str>, pagoda_file: Option<&str>, json: b
         }) => {
             println!("refuted by a pagoda function.");
             println!("Weights w with w(from) + w(over) >= w(to) for every jump, so the total weight of the pegs never rises:");
-            print!("{}", grid(&|h| pagoda.weight(h).to_string()));
+            print!("{}", board.draw_cells(|h| pagoda.weight(h).to_string()));
             println!("start total {start_total} < finish total {finish_total}");
             Ok(IMPOSSIBLE)
         }

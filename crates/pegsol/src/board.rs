@@ -411,22 +411,36 @@ impl Board {
 
     /// Draws the board with one character per hole chosen by `cell`.
     pub fn draw_with(&self, mut cell: impl FnMut(Hole) -> char) -> String {
-        let width = self.rows.to_string().len();
-        let mut out = String::new();
-        out.push_str(&" ".repeat(width + 1));
+        self.draw_cells(|h| cell(h).to_string())
+    }
+
+    /// Draws the board with a text per hole (weights, say), right-aligned in columns as wide
+    /// as the widest text or column name, rows and columns labelled.
+    pub fn draw_cells(&self, mut cell: impl FnMut(Hole) -> String) -> String {
+        let texts: Vec<Option<String>> = (0..self.rows * self.cols)
+            .map(|i| {
+                self.hole_at((i / self.cols) as i64, (i % self.cols) as i64)
+                    .map(&mut cell)
+            })
+            .collect();
+        let width = texts
+            .iter()
+            .flatten()
+            .map(String::len)
+            .chain((0..self.cols).map(|c| notation::column_name(c).len()))
+            .max()
+            .unwrap_or(1);
+        let label = self.rows.to_string().len();
+        let mut out = " ".repeat(label + 1);
         for c in 0..self.cols {
-            out.push_str(&notation::column_name(c));
-            out.push(' ');
+            out.push_str(&format!("{:>width$} ", notation::column_name(c)));
         }
         out = out.trim_end().to_string();
         out.push('\n');
         for r in 0..self.rows {
-            out.push_str(&format!("{:>width$} ", r + 1));
-            let mut line = String::new();
-            for c in 0..self.cols {
-                let ch = self.hole_at(r as i64, c as i64).map_or(' ', &mut cell);
-                line.push(ch);
-                line.push(' ');
+            let mut line = format!("{:>label$} ", r + 1);
+            for text in &texts[r * self.cols..(r + 1) * self.cols] {
+                line.push_str(&format!("{:>width$} ", text.as_deref().unwrap_or("")));
             }
             out.push_str(line.trim_end());
             out.push('\n');
@@ -577,6 +591,14 @@ mod tests {
         ));
         let tri = Board::parse("t", "lattice: triangular\no\noo\n.oo\n").unwrap();
         assert_eq!(tri.lattice(), Lattice::Triangular);
+    }
+
+    #[test]
+    fn wide_cells_stay_aligned() {
+        let b = Board::builtin("rect:2x2").unwrap();
+        let drawn = b.draw_cells(|h| (h.index() * 5).to_string());
+        assert_eq!(drawn, "   a  b\n1  0  5\n2 10 15\n");
+        assert_eq!(b.draw(b.holes()), "  a b\n1 o o\n2 o o\n");
     }
 
     #[test]

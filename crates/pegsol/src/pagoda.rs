@@ -30,11 +30,19 @@ impl Pagoda {
     /// The first jump whose weights break `w(from) + w(over) >= w(to)`, if any.
     #[must_use]
     pub fn broken_jump(&self, board: &Board) -> Option<Jump> {
+        Pagoda::broken_jump_of(board, &self.weights)
+    }
+
+    /// [`Pagoda::broken_jump`] for raw weights by hole index (missing ones count as 0), so that
+    /// weights can be checked, and the failure named, before a `Pagoda` exists.
+    #[must_use]
+    pub fn broken_jump_of(board: &Board, weights: &[i64]) -> Option<Jump> {
+        let w = |h: Hole| weights.get(h.index()).copied().unwrap_or(0);
         board
             .jumps()
             .iter()
             .copied()
-            .find(|j| self.weight(j.from()) + self.weight(j.over()) < self.weight(j.to()))
+            .find(|j| w(j.from()) + w(j.over()) < w(j.to()))
     }
 
     /// The weight of one hole.
