@@ -126,16 +126,6 @@ impl JumpTable {
             .map(|(i, _)| i)
     }
 
-    /// The first legal jump in `pegs` with index `from` or more: lets a search walk the legal
-    /// jumps while it mutates its own state.
-    #[must_use]
-    #[inline]
-    pub fn next_legal(&self, pegs: Bits, from: usize) -> Option<usize> {
-        let p = pegs.raw();
-        (from..self.needs.len())
-            .find(|&i| p & self.needs[i] == self.needs[i] && p & self.to[i] == 0)
-    }
-
     /// Whether any jump is legal in `pegs`.
     #[must_use]
     #[inline]
