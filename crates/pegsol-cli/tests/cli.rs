@@ -20,6 +20,13 @@ fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
+/// Runs `pegsol args` and checks it fails as bad input (exit 2) with `message` on stderr.
+fn fails_with(args: &[&str], message: &str) {
+    let o = pegsol(args);
+    assert_eq!(o.status.code(), Some(2), "{args:?}");
+    assert!(stderr(&o).contains(message), "{args:?}: {}", stderr(&o));
+}
+
 fn json(o: &Output) -> Value {
     serde_json::from_slice(&o.stdout).expect("stdout is one JSON object")
 }
@@ -182,18 +189,12 @@ fn bad_input_is_exit_2_with_a_clear_message() {
     ];
     for (args, message) in cases {
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        let o = pegsol(&args);
-        assert_eq!(o.status.code(), Some(2), "{args:?}");
-        assert!(stderr(&o).contains(message), "{args:?}: {}", stderr(&o));
+        fails_with(&args, message);
     }
     let path = temp_board("bad.txt", "ooo\noo#\n");
-    let o = pegsol(&["solve", path.to_str().unwrap()]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("line 2, column 3"), "{}", stderr(&o));
+    fails_with(&["solve", path.to_str().unwrap()], "line 2, column 3");
     let path = temp_board("empty.txt", "   \n");
-    let o = pegsol(&["show", path.to_str().unwrap()]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("no holes"));
+    fails_with(&["show", path.to_str().unwrap()], "no holes");
 }
 
 #[test]
@@ -296,12 +297,8 @@ fn line_reads_stdin_and_summarises() {
 
 #[test]
 fn line_bad_input_names_the_position() {
-    let o = pegsol(&["line", "10x1"]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("index 2"), "{}", stderr(&o));
-    let o = pegsol(&["line", ""]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("empty configuration"));
+    fails_with(&["line", "10x1"], "index 2");
+    fails_with(&["line", ""], "empty configuration");
 }
 
 #[test]
@@ -387,24 +384,22 @@ fn check_explains_and_verifies() {
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert!(stdout(&o).contains("start total 2, finish total 5"));
     let bad = temp_board("bad_weights.txt", "1 1 3 3 5\n");
-    let o = pegsol(&[
-        "check",
-        "rect:1x5",
-        "--empty",
-        "c1,d1,e1",
-        "--finish",
-        "e1",
-        "--pagoda",
-        bad.to_str().unwrap(),
-    ]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(
-        stderr(&o).contains("jump a1-c1 breaks it"),
-        "{}",
-        stderr(&o)
+    fails_with(
+        &[
+            "check",
+            "rect:1x5",
+            "--empty",
+            "c1,d1,e1",
+            "--finish",
+            "e1",
+            "--pagoda",
+            bad.to_str().unwrap(),
+        ],
+        "jump a1-c1 breaks it",
     );
     let short = temp_board("short_weights.txt", "1 1/2 x\n");
-    let o = pegsol(&["check", "rect:1x5", "--pagoda", short.to_str().unwrap()]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("one weight per hole"), "{}", stderr(&o));
+    fails_with(
+        &["check", "rect:1x5", "--pagoda", short.to_str().unwrap()],
+        "one weight per hole",
+    );
 }
