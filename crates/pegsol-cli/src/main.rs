@@ -39,6 +39,10 @@ enum Command {
         finish: Option<String>,
         #[command(flatten)]
         budget: BudgetArgs,
+        /// Find a solution with the fewest moves (a chain of jumps by one peg is one move) and
+        /// prove that none is shorter.
+        #[arg(long)]
+        fewest_moves: bool,
         /// Print one JSON object.
         #[arg(long)]
         json: bool,
@@ -192,7 +196,15 @@ fn run(cli: Cli) -> Result<u8> {
             setup,
             finish,
             budget,
+            fewest_moves: true,
             json,
+        } => fewest(&setup, finish.as_deref(), &budget, json),
+        Command::Solve {
+            setup,
+            finish,
+            budget,
+            json,
+            ..
         } => solve(&setup, finish.as_deref(), &budget, json),
         Command::Ends {
             setup,
@@ -497,6 +509,107 @@ fn solve(setup: &Setup, finish: Option<&str>, budget: &BudgetArgs, json: bool) -
         "{} nodes, {} dead positions, {} ms",
         report.stats.nodes, report.stats.dead, report.stats.millis
     );
+    Ok(code)
+}
+
+fn fewest(setup: &Setup, finish: Option<&str>, budget: &BudgetArgs, json: bool) -> Result<u8> {
+    use pegsol::fewest::{fewest_moves, move_count, MovesOutcome};
+    let (board, start) = load_setup(setup)?;
+    let finish = finish_of(&board, start, finish)?;
+    let problem = Problem::new(&board, start, finish)?;
+    let limits = budget.limits()?;
+    let bar = spinner("searching for the fewest moves");
+    let report = fewest_moves(&problem, &limits);
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    let (status, code, best) = match &report.outcome {
+        MovesOutcome::Optimal(s) => ("solved", 0, Some(s)),
+        MovesOutcome::Impossible(_) => ("impossible", IMPOSSIBLE, None),
+        MovesOutcome::Undecided { best, .. } => ("undecided", UNDECIDED, best.as_ref()),
+    };
+    if let Some(s) = best {
+        checked(&board, start, &s.jumps, s.finish)?;
+        if move_count(&s.jumps) != s.moves {
+            bail!("internal error: a solution's move count does not match its jumps");
+        }
+    }
+    let optimal = matches!(report.outcome, MovesOutcome::Optimal(_));
+    let jumps: &[Jump] = best.map_or(&[], |s| &s.jumps);
+    let moves = notation::move_texts(&board, jumps);
+    let empty = board.holes().minus(start);
+    if json {
+        let move_list: Vec<Vec<String>> = notation::moves(jumps)
+            .iter()
+            .map(|mv| mv.iter().map(|&h| board.label(h)).collect())
+            .collect();
+        let v = json!({
+            "board": board.name(),
+            "holes": board.hole_count(),
+            "lattice": board.lattice().name(),
+            "empty": board.labels(empty),
+            "finish": finish_json(&board, finish),
+            "status": status,
+            "reason": match &report.outcome {
+                MovesOutcome::Impossible(r) => json!(r.to_string()),
+                MovesOutcome::Undecided { budget, .. } => json!(format!("{budget} budget")),
+                MovesOutcome::Optimal(_) => Value::Null,
+            },
+            "moves": best.map(|s| s.moves),
+            "optimal": optimal,
+            "lower_bound": report.lower_bound,
+            "move_list": move_list,
+            "moves_text": moves,
+            "jumps": jumps.iter().map(|&j| notation::jump_text(&board, j)).collect::<Vec<_>>(),
+            "final": best.map(|s| board.labels(s.finish)),
+            "winning_classes": report.winning_classes,
+            "millis": report.millis,
+        });
+        print_json(&v);
+        return Ok(code);
+    }
+    println!(
+        "board {} ({} holes, {} lattice), empty: {}, finish: {}",
+        board.name(),
+        board.hole_count(),
+        board.lattice(),
+        notation::set_text(&board, empty),
+        finish_text(&board, finish)
+    );
+    match &report.outcome {
+        MovesOutcome::Optimal(s) => println!(
+            "fewest moves: {} ({} jumps), proven optimal: every line of play through the {} winning positions (up to symmetry) was searched",
+            s.moves,
+            s.jumps.len(),
+            report.winning_classes
+        ),
+        MovesOutcome::Impossible(reason) => {
+            println!("impossible: {}", explain(&board, start, finish, *reason));
+        }
+        MovesOutcome::Undecided { budget: b, best } => {
+            println!("{}", undecided_text(*b, &limits));
+            match best {
+                Some(s) => println!(
+                    "best found: {} moves; proven lower bound: {} moves (corner pegs)",
+                    s.moves, report.lower_bound
+                ),
+                None => println!("no solution found; proven lower bound: {} moves", report.lower_bound),
+            }
+        }
+    }
+    if let Some(s) = best {
+        for (i, m) in moves.iter().enumerate() {
+            print!("{:>3}. {:<14}", i + 1, m);
+            if (i + 1) % 5 == 0 || i + 1 == moves.len() {
+                println!();
+            }
+        }
+        println!(
+            "final position (replayed and checked):\n{}",
+            board.draw(s.finish)
+        );
+    }
+    println!("{} ms", report.millis);
     Ok(code)
 }
 

@@ -403,3 +403,62 @@ fn check_explains_and_verifies() {
         "one weight per hole",
     );
 }
+
+#[test]
+fn fewest_moves_json_and_text() {
+    let o = pegsol(&[
+        "solve",
+        "triangle5",
+        "--empty",
+        "c3",
+        "--finish",
+        "any",
+        "--fewest-moves",
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    let v = json(&o);
+    assert_eq!(v["status"], "solved");
+    assert_eq!(v["moves"], 9);
+    assert_eq!(v["optimal"], true);
+    assert_eq!(v["lower_bound"], 9);
+    let list = v["move_list"].as_array().unwrap();
+    assert_eq!(list.len(), 9);
+    // Each move is the holes its peg visits; together they make the 13 jumps.
+    let jumps: usize = list.iter().map(|m| m.as_array().unwrap().len() - 1).sum();
+    assert_eq!(jumps, 13);
+    assert_eq!(v["jumps"].as_array().unwrap().len(), 13);
+
+    let o = pegsol(&["solve", "triangle5", "--empty", "a1", "--fewest-moves"]);
+    let text = stdout(&o);
+    // a1 to a1 on the 15-hole triangle is solvable (the complement problem).
+    assert_eq!(o.status.code(), Some(0), "{text}");
+    assert!(text.contains("proven optimal"), "{text}");
+    assert!(text.contains("replayed and checked"), "{text}");
+}
+
+#[test]
+fn fewest_moves_within_a_budget_reports_both_bounds() {
+    // Too little time for the exhaustive stage: the first solution is the upper bound and
+    // the eight corner pegs the lower one.
+    let o = pegsol(&[
+        "solve",
+        "english",
+        "--fewest-moves",
+        "--timeout",
+        "0.05",
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(3));
+    let v = json(&o);
+    assert_eq!(v["status"], "undecided");
+    assert_eq!(v["optimal"], false);
+    assert_eq!(v["lower_bound"], 8);
+    let moves = v["moves"].as_u64().unwrap();
+    assert!(moves >= 18, "{moves}");
+    assert_eq!(v["move_list"].as_array().unwrap().len() as u64, moves);
+
+    let o = pegsol(&["solve", "french", "--fewest-moves"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).contains("impossible: position class"));
+}

@@ -16,8 +16,11 @@
 
 use rayon::prelude::*;
 
+use std::time::Instant;
+
 use crate::bitset::Bits;
 use crate::search::Problem;
+use crate::symmetry::Canonicalizer;
 
 /// Figures for one jump level.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -110,6 +113,8 @@ pub enum CountError {
     },
     /// A path count passed `u128::MAX`.
     Overflow,
+    /// The time budget ran out (only for callers that set one).
+    Timeout,
 }
 
 impl std::fmt::Display for CountError {
@@ -121,6 +126,7 @@ impl std::fmt::Display for CountError {
                 needed >> 20
             ),
             CountError::Overflow => write!(f, "a path count passed 2^128"),
+            CountError::Timeout => write!(f, "the time budget ran out; raise --timeout"),
         }
     }
 }
@@ -143,12 +149,38 @@ pub fn count(
     max_memory: usize,
     progress: &(dyn Fn(&Level) + Sync),
 ) -> Result<Count, CountError> {
+    let canon = group_of(problem);
+    analyse(problem, &canon, max_memory, None, progress).map(|(c, _)| c)
+}
+
+/// The symmetries a count may use: those fixing both the start and the set of finishes.
+pub(crate) fn group_of(problem: &Problem) -> Canonicalizer {
+    let sym = problem.board().symmetries();
+    let mut group = sym.stabilizer(&problem.targets());
+    group.retain(|&g| sym.apply(g, problem.start()) == problem.start());
+    sym.canonicalizer(&group)
+}
+
+/// The winning representatives of each level (canonical under `canon`, which must come from
+/// [`group_of`]), each level sorted by [`rank`]; see [`find`].
+pub(crate) type Winners = Vec<Vec<u64>>;
+
+/// The index of `key` in a level of [`Winners`].
+pub(crate) fn find(level: &[u64], key: u64) -> Option<usize> {
+    level.binary_search_by_key(&rank(key), |&k| rank(k)).ok()
+}
+
+/// [`count`], also returning the winning representatives of every level, and stopping with
+/// [`CountError::Timeout`] at the first level boundary after `deadline`.
+pub(crate) fn analyse(
+    problem: &Problem,
+    canon: &Canonicalizer,
+    max_memory: usize,
+    deadline: Option<Instant>,
+    progress: &(dyn Fn(&Level) + Sync),
+) -> Result<(Count, Winners), CountError> {
     let board = problem.board();
     let targets = problem.targets();
-    let sym = board.symmetries();
-    let mut group = sym.stabilizer(&targets);
-    group.retain(|&g| sym.apply(g, problem.start()) == problem.start());
-    let canon = sym.canonicalizer(&group);
     let jumps: Vec<(u64, u64, u64)> = board
         .jumps()
         .iter()
@@ -174,6 +206,9 @@ pub fn count(
     // Children per representative at the last level: the forecast for the next one.
     let mut branching = 1.0f64;
     loop {
+        if deadline.is_some_and(|d| Instant::now() > d) {
+            return Err(CountError::Timeout);
+        }
         // Stop before generating a level that would not fit (with a margin over the forecast),
         // rather than finding out after the memory is spent.
         let forecast = (keys.len() as f64 * branching * 1.5) as usize;
@@ -307,7 +342,11 @@ pub fn count(
     // next level's winners (undoing a jump), canonicalised and kept where reachable. Working
     // from the winners touches far fewer positions than re-expanding every level.
     let mut winners: Vec<u64> = Vec::new();
+    let mut all_winners: Winners = vec![Vec::new(); stored.len()];
     for (depth, level_keys) in stored.iter().enumerate().rev() {
+        if deadline.is_some_and(|d| Instant::now() > d) {
+            return Err(CountError::Timeout);
+        }
         let pegs = problem.start().count() - depth as u32;
         winners = if pegs == goal {
             level_keys
@@ -336,8 +375,9 @@ pub fn count(
             .par_iter()
             .map(|&k| canon.canonical_and_orbit(Bits(k)).1 as u64)
             .sum();
+        all_winners[depth].clone_from(&winners);
     }
-    Ok(result)
+    Ok((result, all_winners))
 }
 
 /// Hash buckets of a level: children are grouped by bucket, and a level is stored in

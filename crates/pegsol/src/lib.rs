@@ -35,6 +35,7 @@ mod classes;
 pub mod count;
 mod ends;
 mod error;
+pub mod fewest;
 mod jumps;
 mod lattice;
 pub mod notation;

@@ -1,0 +1,71 @@
+//! Fewest-move solutions against published figures (golden data in
+//! `tests/data/fewest_moves.json`, with sources), each solution replayed and its moves recounted.
+
+use pegsol::fewest::{fewest_moves, move_count, MovesOutcome};
+use pegsol::{replay, Board, Finish, Limits, Problem};
+use serde_json::Value;
+
+fn golden() -> Value {
+    serde_json::from_str(include_str!("data/fewest_moves.json")).unwrap()
+}
+
+/// The proven optimum of one problem, after replaying the solution independently.
+fn optimum(board: &Board, start: pegsol::Bits, finish: Finish) -> Option<u32> {
+    let problem = Problem::new(board, start, finish).unwrap();
+    let report = fewest_moves(&problem, &Limits::default());
+    match report.outcome {
+        MovesOutcome::Optimal(s) => {
+            let end = replay(board, start, &s.jumps).unwrap();
+            assert!(problem.targets().contains(&end));
+            assert_eq!(move_count(&s.jumps), s.moves);
+            assert_eq!(report.lower_bound, s.moves);
+            assert!(s.moves >= pegsol::fewest::corner_bound(&problem));
+            Some(s.moves)
+        }
+        MovesOutcome::Impossible(_) => None,
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn triangles_of_side_4_to_6_match_a127500() {
+    let g = golden();
+    let mut checked = 0;
+    for t in g["triangles"].as_array().unwrap() {
+        let side = t["side"].as_u64().unwrap();
+        if side > 6 {
+            continue;
+        }
+        let board = Board::builtin(&format!("triangle:{side}")).unwrap();
+        // The minimum over every single vacancy, ending with one peg anywhere.
+        let best = board
+            .holes()
+            .iter()
+            .filter_map(|h| optimum(&board, board.holes().without(h), Finish::AnyOne))
+            .min();
+        assert_eq!(
+            best,
+            Some(t["moves"].as_u64().unwrap() as u32),
+            "side {side}"
+        );
+        checked += 1;
+    }
+    assert_eq!(checked, 3);
+}
+
+#[test]
+fn published_problems() {
+    let g = golden();
+    for p in g["problems"].as_array().unwrap() {
+        let text = |k: &str| p[k].as_str().unwrap().to_string();
+        let board = Board::builtin(&text("board")).unwrap();
+        let start = board.holes().minus(board.hole_set(&text("empty")).unwrap());
+        let finish = Finish::Holes(board.hole_set(&text("finish")).unwrap());
+        assert_eq!(
+            optimum(&board, start, finish),
+            Some(p["moves"].as_u64().unwrap() as u32),
+            "{}",
+            text("board")
+        );
+    }
+}
