@@ -14,6 +14,9 @@ use indicatif::{ProgressBar, ProgressStyle};
 use pegsol::{notation, Bits, Board, Finish, Jump, Limits, Outcome, Problem, Stats};
 use serde_json::{json, Value};
 
+mod serve;
+mod svg;
+
 #[derive(Parser)]
 #[command(name = "pegsol", version, about = "Peg solitaire solver and toolkit")]
 struct Cli {
@@ -39,6 +42,9 @@ enum Command {
         finish: Option<String>,
         #[command(flatten)]
         budget: BudgetArgs,
+        /// Also write the solution as an SVG strip of boards, one per move, to this file.
+        #[arg(long, value_name = "FILE")]
+        svg: Option<std::path::PathBuf>,
         /// Find a solution with the fewest moves (a chain of jumps by one peg is one move) and
         /// prove that none is shorter.
         #[arg(long)]
@@ -89,6 +95,16 @@ enum Command {
         /// Print one JSON object.
         #[arg(long)]
         json: bool,
+    },
+    /// Serve the web playground: play any board in the browser with live hints and solutions,
+    /// and a JSON API (`/api/solve`, `/api/ends`, `/api/check`, `/api/hint`).
+    Serve {
+        /// Address to listen on (port 0 lets the system choose; the address is printed).
+        #[arg(long, default_value = "127.0.0.1:8080")]
+        addr: std::net::SocketAddr,
+        /// Most seconds of solver time per request; longer work answers "undecided".
+        #[arg(long, default_value_t = 5.0)]
+        budget: f64,
     },
     /// Replay a line of play and show where it ends (or which jump is illegal).
     Replay {
@@ -197,15 +213,24 @@ fn run(cli: Cli) -> Result<u8> {
             finish,
             budget,
             fewest_moves: true,
+            svg,
             json,
-        } => fewest(&setup, finish.as_deref(), &budget, json),
+        } => fewest(&setup, finish.as_deref(), &budget, svg.as_deref(), json),
         Command::Solve {
             setup,
             finish,
             budget,
+            svg,
             json,
             ..
-        } => solve(&setup, finish.as_deref(), &budget, json),
+        } => solve(&setup, finish.as_deref(), &budget, svg.as_deref(), json),
+        Command::Serve { addr, budget } => {
+            if !(budget.is_finite() && budget > 0.0 && budget <= 3600.0) {
+                bail!("--budget must be between 0 and 3600 seconds, got {budget}");
+            }
+            serve::serve(&serve::Settings { addr, budget })?;
+            Ok(0)
+        }
         Command::Ends {
             setup,
             budget,
@@ -414,7 +439,19 @@ fn class_line(board: &Board, start: Bits) -> String {
     )
 }
 
-fn solve(setup: &Setup, finish: Option<&str>, budget: &BudgetArgs, json: bool) -> Result<u8> {
+/// Writes the SVG strip of a replayed solution.
+fn write_svg(path: &Path, board: &Board, start: Bits, jumps: &[Jump]) -> Result<()> {
+    std::fs::write(path, svg::strip(board, start, jumps, 8))
+        .with_context(|| format!("cannot write {}", path.display()))
+}
+
+fn solve(
+    setup: &Setup,
+    finish: Option<&str>,
+    budget: &BudgetArgs,
+    svg: Option<&Path>,
+    json: bool,
+) -> Result<u8> {
     let (board, start) = load_setup(setup)?;
     let finish = finish_of(&board, start, finish)?;
     let problem = Problem::new(&board, start, finish)?;
@@ -431,15 +468,15 @@ fn solve(setup: &Setup, finish: Option<&str>, budget: &BudgetArgs, json: bool) -
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
+    let (v, code) = solve_value(&board, start, finish, &report)?;
+    if let (Some(path), Outcome::Solved { jumps, .. }) = (svg, &report.outcome) {
+        write_svg(path, &board, start, jumps)?;
+    }
+    if json {
+        print_json(&v);
+        return Ok(code);
+    }
     let empty = board.holes().minus(start);
-    let (status, code) = match &report.outcome {
-        Outcome::Solved { jumps, finish } => {
-            checked(&board, start, jumps, *finish)?;
-            ("solved", 0)
-        }
-        Outcome::Impossible(_) => ("impossible", IMPOSSIBLE),
-        Outcome::Undecided(_) => ("undecided", UNDECIDED),
-    };
     let jumps: &[Jump] = match &report.outcome {
         Outcome::Solved { jumps, .. } => jumps,
         _ => &[],
@@ -449,32 +486,6 @@ fn solve(setup: &Setup, finish: Option<&str>, budget: &BudgetArgs, json: bool) -
         .map(|&j| notation::jump_text(&board, j))
         .collect();
     let moves = notation::move_texts(&board, jumps);
-    if json {
-        let mut v = json!({
-            "board": board.name(),
-            "holes": board.hole_count(),
-            "lattice": board.lattice().name(),
-            "empty": board.labels(empty),
-            "finish": finish_json(&board, finish),
-            "status": status,
-            "reason": match &report.outcome {
-                Outcome::Impossible(r) => json!(r.to_string()),
-                Outcome::Undecided(b) => json!(format!("{b} budget")),
-                Outcome::Solved { .. } => Value::Null,
-            },
-            "class": board.classes().class_text(start),
-            "classes": board.classes().count(),
-            "jumps": jump_texts,
-            "moves": moves.len(),
-            "move_list": moves,
-            "stats": stats_json(&report.stats),
-        });
-        if let Outcome::Solved { finish, .. } = &report.outcome {
-            v["final"] = json!(board.labels(*finish));
-        }
-        print_json(&v);
-        return Ok(code);
-    }
     println!(
         "board {} ({} holes, {} lattice), empty: {}, finish: {}",
         board.name(),
@@ -512,7 +523,13 @@ fn solve(setup: &Setup, finish: Option<&str>, budget: &BudgetArgs, json: bool) -
     Ok(code)
 }
 
-fn fewest(setup: &Setup, finish: Option<&str>, budget: &BudgetArgs, json: bool) -> Result<u8> {
+fn fewest(
+    setup: &Setup,
+    finish: Option<&str>,
+    budget: &BudgetArgs,
+    svg: Option<&Path>,
+    json: bool,
+) -> Result<u8> {
     use pegsol::fewest::{fewest_moves, move_count, MovesOutcome};
     let (board, start) = load_setup(setup)?;
     let finish = finish_of(&board, start, finish)?;
@@ -533,6 +550,9 @@ fn fewest(setup: &Setup, finish: Option<&str>, budget: &BudgetArgs, json: bool) 
         if move_count(&s.jumps) != s.moves {
             bail!("internal error: a solution's move count does not match its jumps");
         }
+    }
+    if let (Some(path), Some(s)) = (svg, best) {
+        write_svg(path, &board, start, &s.jumps)?;
     }
     let optimal = matches!(report.outcome, MovesOutcome::Optimal(_));
     let jumps: &[Jump] = best.map_or(&[], |s| &s.jumps);
@@ -613,6 +633,56 @@ fn fewest(setup: &Setup, finish: Option<&str>, budget: &BudgetArgs, json: bool) 
     Ok(code)
 }
 
+/// The JSON answer of `solve` (also the web API's), after replaying any solution.
+pub(crate) fn solve_value(
+    board: &Board,
+    start: Bits,
+    finish: Finish,
+    report: &pegsol::Report,
+) -> Result<(Value, u8)> {
+    let empty = board.holes().minus(start);
+    let (status, code) = match &report.outcome {
+        Outcome::Solved { jumps, finish } => {
+            checked(board, start, jumps, *finish)?;
+            ("solved", 0)
+        }
+        Outcome::Impossible(_) => ("impossible", IMPOSSIBLE),
+        Outcome::Undecided(_) => ("undecided", UNDECIDED),
+    };
+    let jumps: &[Jump] = match &report.outcome {
+        Outcome::Solved { jumps, .. } => jumps,
+        _ => &[],
+    };
+    let jump_texts: Vec<String> = jumps
+        .iter()
+        .map(|&j| notation::jump_text(board, j))
+        .collect();
+    let moves = notation::move_texts(board, jumps);
+    let mut v = json!({
+        "board": board.name(),
+        "holes": board.hole_count(),
+        "lattice": board.lattice().name(),
+        "empty": board.labels(empty),
+        "finish": finish_json(board, finish),
+        "status": status,
+        "reason": match &report.outcome {
+            Outcome::Impossible(r) => json!(r.to_string()),
+            Outcome::Undecided(b) => json!(format!("{b} budget")),
+            Outcome::Solved { .. } => Value::Null,
+        },
+        "class": board.classes().class_text(start),
+        "classes": board.classes().count(),
+        "jumps": jump_texts,
+        "moves": moves.len(),
+        "move_list": moves,
+        "stats": stats_json(&report.stats),
+    });
+    if let Outcome::Solved { finish, .. } = &report.outcome {
+        v["final"] = json!(board.labels(*finish));
+    }
+    Ok((v, code))
+}
+
 fn explain(board: &Board, start: Bits, finish: Finish, reason: pegsol::Reason) -> String {
     match reason {
         pegsol::Reason::Class => format!(
@@ -626,6 +696,62 @@ fn explain(board: &Board, start: Bits, finish: Finish, reason: pegsol::Reason) -
         pegsol::Reason::Pagoda => "pagoda function: a weighting whose total never rises is lower on the start than on the finish".to_string(),
         pegsol::Reason::Exhausted => "exhausted search: every line of play was tried".to_string(),
     }
+}
+
+/// What `ends` found, sorted into reachable holes (with replayed solutions), impossible ones and
+/// undecided ones, with the exit code.
+type EndsSorted = (
+    Vec<(String, Vec<Jump>, Stats)>,
+    Vec<(String, String)>,
+    Vec<(String, String)>,
+    u8,
+);
+
+fn sort_ends(board: &Board, start: Bits, result: &pegsol::Ends) -> Result<EndsSorted> {
+    let mut reachable = Vec::new();
+    let mut impossible = Vec::new();
+    let mut undecided = Vec::new();
+    for e in &result.holes {
+        let label = board.label(e.hole);
+        match &e.outcome {
+            Outcome::Solved { jumps, finish } => {
+                checked(board, start, jumps, *finish)?;
+                reachable.push((label, jumps.clone(), e.stats));
+            }
+            Outcome::Impossible(r) => impossible.push((label, r.to_string())),
+            Outcome::Undecided(b) => undecided.push((label, b.to_string())),
+        }
+    }
+    let code = if !undecided.is_empty() {
+        UNDECIDED
+    } else if reachable.is_empty() {
+        IMPOSSIBLE
+    } else {
+        0
+    };
+    Ok((reachable, impossible, undecided, code))
+}
+
+/// The JSON answer of `ends` (also the web API's).
+pub(crate) fn ends_value(board: &Board, start: Bits, result: &pegsol::Ends) -> Result<(Value, u8)> {
+    let (reachable, impossible, undecided, code) = sort_ends(board, start, result)?;
+    let empty = board.holes().minus(start);
+    Ok((
+        json!({
+            "board": board.name(),
+            "empty": board.labels(empty),
+            "class": board.classes().class_text(start),
+            "ends": reachable.iter().map(|(h, jumps, stats)| json!({
+                "hole": h,
+                "jumps": jumps.iter().map(|&j| notation::jump_text(board, j)).collect::<Vec<_>>(),
+                "moves": notation::move_texts(board, jumps).len(),
+                "stats": stats_json(stats),
+            })).collect::<Vec<_>>(),
+            "impossible": impossible.iter().map(|(h, r)| json!({"hole": h, "reason": r})).collect::<Vec<_>>(),
+            "undecided": undecided.iter().map(|(h, b)| json!({"hole": h, "budget": b})).collect::<Vec<_>>(),
+        }),
+        code,
+    ))
 }
 
 fn ends(setup: &Setup, budget: &BudgetArgs, json: bool) -> Result<u8> {
@@ -655,44 +781,13 @@ fn ends(setup: &Setup, budget: &BudgetArgs, json: bool) -> Result<u8> {
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
-    let mut reachable = Vec::new();
-    let mut impossible = Vec::new();
-    let mut undecided = Vec::new();
-    for e in &result.holes {
-        let label = board.label(e.hole);
-        match &e.outcome {
-            Outcome::Solved { jumps, finish } => {
-                checked(&board, start, jumps, *finish)?;
-                reachable.push((label, jumps.clone(), e.stats));
-            }
-            Outcome::Impossible(r) => impossible.push((label, r.to_string())),
-            Outcome::Undecided(b) => undecided.push((label, b.to_string())),
-        }
-    }
-    let code = if !undecided.is_empty() {
-        UNDECIDED
-    } else if reachable.is_empty() {
-        IMPOSSIBLE
-    } else {
-        0
-    };
-    let empty = board.holes().minus(start);
     if json {
-        print_json(&json!({
-            "board": board.name(),
-            "empty": board.labels(empty),
-            "class": board.classes().class_text(start),
-            "ends": reachable.iter().map(|(h, jumps, stats)| json!({
-                "hole": h,
-                "jumps": jumps.iter().map(|&j| notation::jump_text(&board, j)).collect::<Vec<_>>(),
-                "moves": notation::move_texts(&board, jumps).len(),
-                "stats": stats_json(stats),
-            })).collect::<Vec<_>>(),
-            "impossible": impossible.iter().map(|(h, r)| json!({"hole": h, "reason": r})).collect::<Vec<_>>(),
-            "undecided": undecided.iter().map(|(h, b)| json!({"hole": h, "budget": b})).collect::<Vec<_>>(),
-        }));
+        let (v, code) = ends_value(&board, start, &result)?;
+        print_json(&v);
         return Ok(code);
     }
+    let (reachable, impossible, undecided, code) = sort_ends(&board, start, &result)?;
+    let empty = board.holes().minus(start);
     println!(
         "board {} ({} holes), empty: {}",
         board.name(),
@@ -1115,19 +1210,77 @@ fn fraction_text(value: i64, den: i64) -> String {
     }
 }
 
+/// The first certificate that refutes `problem`, rechecked by independent code.
+fn certificate_of(problem: &Problem) -> Result<Option<pegsol::check::Certificate>> {
+    let certificate = pegsol::check::refute(problem);
+    if let Some(c) = &certificate {
+        if !c.verify(problem) {
+            bail!("internal error: a certificate failed its recheck");
+        }
+    }
+    Ok(certificate)
+}
+
+fn weights_json(board: &Board, p: &pegsol::Pagoda, den: i64) -> Value {
+    let mut m = serde_json::Map::new();
+    for h in board.holes() {
+        m.insert(board.label(h), fraction(p.weight(h), den));
+    }
+    Value::Object(m)
+}
+
+/// The JSON answer of `check` (also the web API's), with the exit code.
+pub(crate) fn check_value(
+    board: &Board,
+    start: Bits,
+    finish: Finish,
+    certificate: Option<&pegsol::check::Certificate>,
+) -> (Value, u8) {
+    use pegsol::check::Certificate;
+    let cert = match certificate {
+        None => Value::Null,
+        Some(Certificate::Class {
+            sets,
+            start_counts,
+            finishes,
+        }) => json!({
+            "kind": "class",
+            "sets": sets.iter().zip(start_counts).map(|(s, c)| json!({
+                "holes": board.labels(*s), "start_count": c,
+            })).collect::<Vec<_>>(),
+            "finishes": finishes.iter().map(|(f, k, c)| json!({
+                "finish": board.labels(*f), "set": k, "count": c,
+            })).collect::<Vec<_>>(),
+        }),
+        Some(Certificate::Pagoda {
+            pagoda,
+            start_total,
+            finish_total,
+        }) => json!({
+            "kind": "pagoda",
+            "weights": weights_json(board, pagoda, 1),
+            "start_total": start_total,
+            "finish_total": finish_total,
+        }),
+    };
+    (
+        json!({
+            "board": board.name(),
+            "empty": board.labels(board.holes().minus(start)),
+            "finish": finish_json(board, finish),
+            "status": if certificate.is_some() { "refuted" } else { "open" },
+            "certificate": cert,
+        }),
+        if certificate.is_some() { IMPOSSIBLE } else { 0 },
+    )
+}
+
 fn check(setup: &Setup, finish: Option<&str>, pagoda_file: Option<&str>, json: bool) -> Result<u8> {
-    use pegsol::check::{refute, Certificate};
+    use pegsol::check::Certificate;
     let (board, start) = load_setup(setup)?;
     let finish = finish_of(&board, start, finish)?;
     let problem = Problem::new(&board, start, finish)?;
     let targets = problem.targets();
-    let weights_json = |p: &pegsol::Pagoda, den: i64| -> Value {
-        let mut m = serde_json::Map::new();
-        for h in board.holes() {
-            m.insert(board.label(h), fraction(p.weight(h), den));
-        }
-        Value::Object(m)
-    };
     if let Some(path) = pagoda_file {
         let (weights, den) = read_weights(&board, path)?;
         if let Some(j) = pegsol::Pagoda::broken_jump_of(&board, &weights) {
@@ -1152,7 +1305,7 @@ fn check(setup: &Setup, finish: Option<&str>, pagoda_file: Option<&str>, json: b
             print_json(&json!({
                 "status": if refutes { "refuted" } else { "open" },
                 "valid": true,
-                "certificate": {"kind": "pagoda", "weights": weights_json(&p, den),
+                "certificate": {"kind": "pagoda", "weights": weights_json(&board, &p, den),
                     "start_total": fraction(start_total, den), "finish_total": fraction(finish_total, den)},
             }));
         } else {
@@ -1176,46 +1329,9 @@ fn check(setup: &Setup, finish: Option<&str>, pagoda_file: Option<&str>, json: b
         }
         return Ok(if refutes { IMPOSSIBLE } else { 0 });
     }
-    let certificate = refute(&problem);
-    if let Some(c) = &certificate {
-        if !c.verify(&problem) {
-            bail!("internal error: a certificate failed its recheck");
-        }
-    }
+    let certificate = certificate_of(&problem)?;
     if json {
-        let cert = match &certificate {
-            None => Value::Null,
-            Some(Certificate::Class {
-                sets,
-                start_counts,
-                finishes,
-            }) => json!({
-                "kind": "class",
-                "sets": sets.iter().zip(start_counts).map(|(s, c)| json!({
-                    "holes": board.labels(*s), "start_count": c,
-                })).collect::<Vec<_>>(),
-                "finishes": finishes.iter().map(|(f, k, c)| json!({
-                    "finish": board.labels(*f), "set": k, "count": c,
-                })).collect::<Vec<_>>(),
-            }),
-            Some(Certificate::Pagoda {
-                pagoda,
-                start_total,
-                finish_total,
-            }) => json!({
-                "kind": "pagoda",
-                "weights": weights_json(pagoda, 1),
-                "start_total": start_total,
-                "finish_total": finish_total,
-            }),
-        };
-        print_json(&json!({
-            "board": board.name(),
-            "empty": board.labels(board.holes().minus(start)),
-            "finish": finish_json(&board, finish),
-            "status": if certificate.is_some() { "refuted" } else { "open" },
-            "certificate": cert,
-        }));
+        print_json(&check_value(&board, start, finish, certificate.as_ref()).0);
         return Ok(if certificate.is_some() { IMPOSSIBLE } else { 0 });
     }
     println!(

@@ -462,3 +462,28 @@ fn fewest_moves_within_a_budget_reports_both_bounds() {
     assert_eq!(o.status.code(), Some(1));
     assert!(stdout(&o).contains("impossible: position class"));
 }
+
+#[test]
+fn solve_svg_writes_a_strip_of_boards() {
+    let path = std::env::temp_dir().join(format!("pegsol-strip-{}.svg", std::process::id()));
+    let p = path.to_str().unwrap();
+    let o = pegsol(&[
+        "solve",
+        "triangle5",
+        "--finish",
+        "any",
+        "--fewest-moves",
+        "--svg",
+        p,
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    let svg = std::fs::read_to_string(&path).unwrap();
+    std::fs::remove_file(&path).ok();
+    assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+    // The start and one frame per move (10 moves from a1), 15 holes each.
+    assert_eq!(svg.matches("<circle").count(), 11 * 15);
+    assert!(svg.contains(">10. "));
+    let o = pegsol(&["solve", "english", "--svg", "/nonexistent-dir/x.svg"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("cannot write /nonexistent-dir/x.svg"));
+}
