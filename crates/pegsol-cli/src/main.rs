@@ -96,6 +96,20 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// The Solitaire Army (Conway's soldiers): the fewest men on or below a line that can send
+    /// one man N rows beyond it, with a replayed line of play and a proof that no fewer work;
+    /// for row 5 and beyond, Conway's proof that no army can.
+    Army {
+        /// Rows beyond the line to reach.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1000))]
+        row: u32,
+        /// Time budget in seconds.
+        #[arg(long)]
+        timeout: Option<f64>,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
     /// Serve the web playground: play any board in the browser with live hints and solutions,
     /// and a JSON API (`/api/solve`, `/api/ends`, `/api/check`, `/api/hint`).
     Serve {
@@ -224,6 +238,7 @@ fn run(cli: Cli) -> Result<u8> {
             json,
             ..
         } => solve(&setup, finish.as_deref(), &budget, svg.as_deref(), json),
+        Command::Army { row, timeout, json } => army(row, timeout, json),
         Command::Serve { addr, budget } => {
             if !(budget.is_finite() && budget > 0.0 && budget <= 3600.0) {
                 bail!("--budget must be between 0 and 3600 seconds, got {budget}");
@@ -437,6 +452,102 @@ fn class_line(board: &Board, start: Bits) -> String {
             singles.join(" ")
         }
     )
+}
+
+fn army(row: u32, timeout: Option<f64>, json: bool) -> Result<u8> {
+    use pegsol::army::{smallest_army, ArmyError, Cell};
+    let timeout = match timeout {
+        Some(s) if !(s.is_finite() && s > 0.0) => {
+            bail!("--timeout must be a positive number of seconds, got {s}")
+        }
+        s => s.map(|s| Duration::from_secs_f64(s.min(1e9))),
+    };
+    let started = std::time::Instant::now();
+    let bar = spinner(&format!("searching armies for row {row}"));
+    let result = smallest_army(row, timeout);
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    let cell = |(x, y): Cell| json!([x, y]);
+    match result {
+        Ok(a) => {
+            if json {
+                print_json(&json!({
+                    "row": row,
+                    "status": "found",
+                    "men": a.men.len(),
+                    "minimal": a.minimal,
+                    "army": a.men.iter().map(|&c| cell(c)).collect::<Vec<_>>(),
+                    "jumps": a.jumps.iter().map(|&(f, o, t)| json!([cell(f), cell(o), cell(t)])).collect::<Vec<_>>(),
+                    "pagoda_bound": a.pagoda_bound,
+                    "nodes": a.nodes,
+                    "millis": started.elapsed().as_millis() as u64,
+                }));
+                return Ok(0);
+            }
+            println!(
+                "row {row}: {} men (replayed and checked); no army of {} or fewer works (exhaustive search in a window of columns -5..5, rows down to {}; the pagoda bound alone gives at least {})",
+                a.men.len(),
+                a.men.len() - 1,
+                row as i32 - 10,
+                a.pagoda_bound
+            );
+            // The army drawn, with the target: x = target, o = a man, . = empty, - = the line.
+            let (xmin, xmax) = a
+                .men
+                .iter()
+                .fold((0, 0), |(lo, hi), &(x, _)| (lo.min(x), hi.max(x)));
+            let ymin = a.men.iter().map(|&(_, y)| y).min().unwrap_or(0);
+            for y in (ymin..=row as i32).rev() {
+                let line: String = (xmin..=xmax)
+                    .map(|x| {
+                        if (x, y) == (0, row as i32) {
+                            'x'
+                        } else if a.men.contains(&(x, y)) {
+                            'o'
+                        } else {
+                            '.'
+                        }
+                    })
+                    .flat_map(|c| [c, ' '])
+                    .collect();
+                println!("{:>3} {}", y, line.trim_end());
+                if y == 1 {
+                    println!("    {}", "--".repeat((xmax - xmin + 1) as usize).trim_end());
+                }
+            }
+            let text = |(x, y): Cell| format!("({x},{y})");
+            println!("jumps:");
+            for (i, &(f, o, t)) in a.jumps.iter().enumerate() {
+                println!("{:>3}. {} over {} to {}", i + 1, text(f), text(o), text(t));
+            }
+            println!(
+                "{} positions searched, {} ms",
+                a.nodes,
+                started.elapsed().as_millis()
+            );
+            Ok(0)
+        }
+        Err(ArmyError::Impossible(proof)) => {
+            if json {
+                print_json(&json!({"row": row, "status": "impossible", "proof": proof}));
+            } else {
+                println!("row {row}: impossible for any finite army (Conway, 1961)\n{proof}");
+            }
+            Ok(IMPOSSIBLE)
+        }
+        Err(ArmyError::Trivial) => bail!("--row must be at least 1"),
+        Err(ArmyError::Budget { ruled_out_below }) => {
+            if json {
+                print_json(
+                    &json!({"row": row, "status": "undecided", "ruled_out_below": ruled_out_below}),
+                );
+            } else {
+                println!("undecided within budget: armies of fewer than {ruled_out_below} men are ruled out; raise --timeout");
+            }
+            Ok(UNDECIDED)
+        }
+    }
 }
 
 /// Writes the SVG strip of a replayed solution.

@@ -487,3 +487,34 @@ fn solve_svg_writes_a_strip_of_boards() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("cannot write /nonexistent-dir/x.svg"));
 }
+
+#[test]
+fn army_rows_and_conways_proof() {
+    for (row, men) in [("1", 2), ("2", 4), ("3", 8), ("4", 20)] {
+        let o = pegsol(&["army", "--row", row, "--json"]);
+        assert_eq!(o.status.code(), Some(0), "row {row}");
+        let v = json(&o);
+        assert_eq!(v["men"], men, "row {row}");
+        assert_eq!(v["minimal"], true);
+        assert_eq!(v["army"].as_array().unwrap().len(), men);
+        assert_eq!(v["jumps"].as_array().unwrap().len(), men - 1);
+        // Every man starts on or below the line.
+        assert!(v["army"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|c| c[1].as_i64().unwrap() <= 0));
+    }
+    let o = pegsol(&["army", "--row", "5"]);
+    assert_eq!(o.status.code(), Some(1));
+    let text = stdout(&o);
+    assert!(text.contains("impossible for any finite army"), "{text}");
+    assert!(
+        text.contains("sigma^(5 - 5) = 1.000000 (exactly 1)"),
+        "{text}"
+    );
+    let o = pegsol(&["army", "--row", "4", "--timeout", "0.2"]);
+    assert_eq!(o.status.code(), Some(3));
+    assert!(stdout(&o).contains("undecided within budget"));
+    fails_with(&["army", "--row", "0"], "--row");
+}

@@ -28,6 +28,7 @@
 
 #![warn(missing_docs)]
 
+pub mod army;
 mod bitset;
 mod board;
 pub mod check;
