@@ -55,3 +55,49 @@ fn published_counts() {
         );
     }
 }
+
+/// Jaap Scherphuis's table for the 15-hole triangle: positions after each jump from every
+/// kind of starting hole, and the holes where one last peg can end.
+#[test]
+fn triangle5_levels_and_final_pegs_from_every_start() {
+    let text = include_str!("data/counts.json");
+    let v: serde_json::Value = serde_json::from_str(text).unwrap();
+    let starts = v["triangle5_levels"]["starts"].as_array().unwrap();
+    assert_eq!(starts.len(), 4);
+    let board = Board::builtin("triangle5").unwrap();
+    for s in starts {
+        let empty = s["empty"].as_str().unwrap();
+        let start = board.holes().minus(board.hole_set(empty).unwrap());
+        let c = count(
+            &Problem::new(&board, start, Finish::AnyOne).unwrap(),
+            usize::MAX,
+            &|_| {},
+        )
+        .unwrap();
+        let levels: Vec<u64> = c.levels.iter().map(|l| l.positions).collect();
+        let expected: Vec<u64> = s["positions_per_level"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| n.as_u64().unwrap())
+            .collect();
+        assert_eq!(levels, expected, "{empty}");
+        assert_eq!(c.positions(), s["total"].as_u64().unwrap(), "{empty}");
+        let ends = pegsol::ends(&board, start, &pegsol::Limits::default());
+        let mut found: Vec<String> = ends
+            .holes
+            .iter()
+            .filter(|e| matches!(e.outcome, pegsol::Outcome::Solved { .. }))
+            .map(|e| board.label(e.hole))
+            .collect();
+        found.sort();
+        let mut expected: Vec<String> = s["final_pegs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| h.as_str().unwrap().to_string())
+            .collect();
+        expected.sort();
+        assert_eq!(found, expected, "{empty}");
+    }
+}

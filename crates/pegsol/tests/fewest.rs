@@ -69,3 +69,20 @@ fn published_problems() {
         );
     }
 }
+
+/// Bell's catalog of the 15-hole triangle: the fewest moves of every single-vacancy to
+/// single-survivor problem up to symmetry, and which are impossible.
+#[test]
+fn triangle5_catalog() {
+    let g = golden();
+    let board = Board::builtin("triangle5").unwrap();
+    let problems = g["triangle5_catalog"]["problems"].as_array().unwrap();
+    assert_eq!(problems.len(), 17);
+    for p in problems {
+        let (e, f) = (p["empty"].as_str().unwrap(), p["finish"].as_str().unwrap());
+        let start = board.holes().minus(board.hole_set(e).unwrap());
+        let finish = Finish::Holes(board.hole_set(f).unwrap());
+        let expected = p["moves"].as_u64().map(|m| m as u32);
+        assert_eq!(optimum(&board, start, finish), expected, "{e} to {f}");
+    }
+}
