@@ -186,6 +186,7 @@ pub(crate) fn analyse(
         .iter()
         .map(|j| (j.needs().raw(), j.to().bit().raw(), j.holes().raw()))
         .collect();
+    let moves = Moves::new(board);
     let goal = targets.first().map_or(1, |t| t.count());
     let is_target: Vec<u64> = {
         let mut t: Vec<u64> = targets.iter().map(|&t| canon.canonical(t).raw()).collect();
@@ -205,6 +206,8 @@ pub(crate) fn analyse(
     let mut level = 0u32;
     // Children per representative at the last level: the forecast for the next one.
     let mut branching = 1.0f64;
+    // Children per distinct child at the last level: sizes the next level's hash tables.
+    let mut duplication = 1.0f64;
     loop {
         if deadline.is_some_and(|d| Instant::now() > d) {
             return Err(CountError::Timeout);
@@ -232,13 +235,11 @@ pub(crate) fn analyse(
                 let mut part = Part::new();
                 for (&k, &c) in ks.iter().zip(cs) {
                     let mut any = false;
-                    for &(needs, to, holes) in &jumps {
-                        if k & needs == needs && k & to == 0 {
-                            any = true;
-                            let child = canon.canonical(Bits(k ^ holes)).raw();
-                            part.buckets[bucket(child)].push(Child::new(child, c));
-                        }
-                    }
+                    moves.for_each_jump(k, |holes| {
+                        any = true;
+                        let child = canon.canonical(Bits(k ^ holes)).raw();
+                        part.buckets[bucket(child)].push(Child::new(child, c));
+                    });
                     if !any {
                         part.dead_ends += orbit(k);
                         part.games = part.games.and_then(|g| g.checked_add(c));
@@ -303,31 +304,25 @@ pub(crate) fn analyse(
         if children == 0 {
             break;
         }
+        // Each bucket's children are summed in a hash table first (there are several children
+        // per distinct position), then only the distinct keys are sorted.
+        let expect = 1.5 / duplication;
         let merged: Vec<(Vec<u64>, Vec<u128>)> = (0..BUCKETS)
             .into_par_iter()
             .map(|b| {
-                let mut all: Vec<Child> =
-                    Vec::with_capacity(parts.iter().map(|p| p.buckets[b].len()).sum());
+                let n: usize = parts.iter().map(|p| p.buckets[b].len()).sum();
+                let mut table = Table::with_capacity((n as f64 * expect) as usize);
                 for p in &parts {
-                    all.extend_from_slice(&p.buckets[b]);
-                }
-                all.sort_unstable_by_key(|c| c.key);
-                let mut ks: Vec<u64> = Vec::with_capacity(all.len() / 2);
-                let mut cs: Vec<u128> = Vec::with_capacity(all.len() / 2);
-                for c in all {
-                    if ks.last() == Some(&c.key) {
-                        let last = cs.last_mut().ok_or(CountError::Overflow)?;
-                        *last = last.checked_add(c.count()).ok_or(CountError::Overflow)?;
-                    } else {
-                        ks.push(c.key);
-                        cs.push(c.count());
+                    for c in &p.buckets[b] {
+                        table.add(c.key, c.count())?;
                     }
                 }
-                Ok((ks, cs))
+                Ok(table.into_sorted())
             })
             .collect::<Result<_, CountError>>()?;
         drop(parts);
         let total: usize = merged.iter().map(|m| m.0.len()).sum();
+        duplication = (children as f64 / total.max(1) as f64).max(1.0);
         let mut next_keys = Vec::with_capacity(total);
         let mut next_counts = Vec::with_capacity(total);
         for (ks, cs) in merged {
@@ -430,6 +425,150 @@ impl Part {
             dead_ends: 0,
             games: Some(0),
         }
+    }
+}
+
+/// Jumps indexed by landing hole and by starting hole, so that a position's jumps are found
+/// from whichever is fewer, its empty holes or its pegs, instead of testing every jump.
+struct Moves {
+    holes: u64,
+    /// Per hole, a range of `by_to` / `by_from`.
+    to_start: Vec<usize>,
+    from_start: Vec<usize>,
+    /// `(needs, holes)` of each jump.
+    by_to: Vec<(u64, u64)>,
+    by_from: Vec<(u64, u64, u64)>,
+}
+
+impl Moves {
+    fn new(board: &crate::board::Board) -> Moves {
+        let n = board.hole_count();
+        let mut m = Moves {
+            holes: board.holes().raw(),
+            to_start: vec![0],
+            from_start: vec![0],
+            by_to: Vec::new(),
+            by_from: Vec::new(),
+        };
+        for h in 0..n {
+            for j in board.jumps() {
+                if j.to().index() == h {
+                    m.by_to.push((j.needs().raw(), j.holes().raw()));
+                }
+                if j.from().index() == h {
+                    m.by_from
+                        .push((j.needs().raw(), j.to().bit().raw(), j.holes().raw()));
+                }
+            }
+            m.to_start.push(m.by_to.len());
+            m.from_start.push(m.by_from.len());
+        }
+        m
+    }
+
+    /// Calls `f` with the holes of every legal jump in `pegs`.
+    #[inline]
+    fn for_each_jump(&self, pegs: u64, mut f: impl FnMut(u64)) {
+        let empty = self.holes & !pegs;
+        if empty.count_ones() <= pegs.count_ones() {
+            let mut e = empty;
+            while e != 0 {
+                let t = e.trailing_zeros() as usize;
+                e &= e - 1;
+                for &(needs, holes) in &self.by_to[self.to_start[t]..self.to_start[t + 1]] {
+                    if pegs & needs == needs {
+                        f(holes);
+                    }
+                }
+            }
+        } else {
+            let mut p = pegs;
+            while p != 0 {
+                let s = p.trailing_zeros() as usize;
+                p &= p - 1;
+                for &(needs, to, holes) in &self.by_from[self.from_start[s]..self.from_start[s + 1]]
+                {
+                    if pegs & needs == needs && pegs & to == 0 {
+                        f(holes);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Open-addressing sum of counts by key, for one bucket of a level. `u64::MAX` marks a free
+/// slot: a child always has an empty hole (the one its jump left), so no key is all ones.
+struct Table {
+    keys: Vec<u64>,
+    counts: Vec<u128>,
+    len: usize,
+    shift: u32,
+}
+
+impl Table {
+    fn with_capacity(n: usize) -> Table {
+        let slots = (n.max(8) * 2).next_power_of_two();
+        Table {
+            keys: vec![u64::MAX; slots],
+            counts: vec![0; slots],
+            len: 0,
+            shift: 64 - slots.trailing_zeros(),
+        }
+    }
+
+    /// Slot order for a key: bits below the ones that chose the bucket.
+    #[inline]
+    fn home(&self, key: u64) -> usize {
+        ((key.wrapping_mul(0x9E37_79B9_7F4A_7C15) << 8) >> self.shift) as usize
+    }
+
+    #[inline]
+    fn add(&mut self, key: u64, count: u128) -> Result<(), CountError> {
+        let mask = self.keys.len() - 1;
+        let mut i = self.home(key);
+        loop {
+            let k = self.keys[i];
+            if k == key {
+                self.counts[i] = self.counts[i]
+                    .checked_add(count)
+                    .ok_or(CountError::Overflow)?;
+                return Ok(());
+            }
+            if k == u64::MAX {
+                self.keys[i] = key;
+                self.counts[i] = count;
+                self.len += 1;
+                if self.len * 10 > self.keys.len() * 7 {
+                    self.grow()?;
+                }
+                return Ok(());
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    fn grow(&mut self) -> Result<(), CountError> {
+        let mut bigger = Table::with_capacity(self.keys.len());
+        for (&k, &c) in self.keys.iter().zip(&self.counts) {
+            if k != u64::MAX {
+                bigger.add(k, c)?;
+            }
+        }
+        *self = bigger;
+        Ok(())
+    }
+
+    /// The keys in order, with their counts.
+    fn into_sorted(self) -> (Vec<u64>, Vec<u128>) {
+        let mut pairs: Vec<(u64, u128)> = self
+            .keys
+            .into_iter()
+            .zip(self.counts)
+            .filter(|&(k, _)| k != u64::MAX)
+            .collect();
+        pairs.sort_unstable_by_key(|p| p.0);
+        pairs.into_iter().unzip()
     }
 }
 
