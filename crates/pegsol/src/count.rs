@@ -162,13 +162,9 @@ pub(crate) fn group_of(problem: &Problem) -> Canonicalizer {
 }
 
 /// The winning representatives of each level (canonical under `canon`, which must come from
-/// [`group_of`]), each level sorted by [`rank`]; see [`find`].
+/// [`group_of`]), each level sorted by [`rank`].
 pub(crate) type Winners = Vec<Vec<u64>>;
 
-/// The index of `key` in a level of [`Winners`].
-pub(crate) fn find(level: &[u64], key: u64) -> Option<usize> {
-    level.binary_search_by_key(&rank(key), |&k| rank(k)).ok()
-}
 
 /// [`count`], also returning the winning representatives of every level, and stopping with
 /// [`CountError::Timeout`] at the first level boundary after `deadline`.

@@ -41,7 +41,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use crate::bitset::{Bits, Hole};
-use crate::count::{analyse, find, group_of, CountError, Winners};
+use crate::count::{analyse, group_of, CountError, Winners};
 use crate::jumps::Jump;
 use crate::replay::replay;
 use crate::search::{solve, Budget, Finish, Limits, Outcome, Problem, Reason};
@@ -197,6 +197,9 @@ struct Tables<'c> {
     winners: Winners,
     /// `M` per winner, parallel to `winners`.
     rest: Vec<Vec<u8>>,
+    /// Per level, winner key to index: a hash lookup is one cache miss where a binary search
+    /// of a level is a dozen.
+    index: Vec<KeyIndex>,
     start_pegs: u32,
     goal: u32,
 }
@@ -220,6 +223,7 @@ impl<'c> Tables<'c> {
             by_from,
             all: board.jumps().to_vec(),
             rest: winners.iter().map(|l| vec![NONE; l.len()]).collect(),
+            index: winners.iter().map(|l| KeyIndex::new(l)).collect(),
             winners,
             start_pegs: problem.start().count(),
             goal,
@@ -259,9 +263,9 @@ impl<'c> Tables<'c> {
     fn lookup(&self, p: Bits) -> u8 {
         let depth = (self.start_pegs - p.count()) as usize;
         let key = self.canon.canonical(p).raw();
-        self.winners
+        self.index
             .get(depth)
-            .and_then(|level| find(level, key))
+            .and_then(|level| level.get(key))
             .map_or(NONE, |i| self.rest[depth][i])
     }
 
@@ -326,6 +330,66 @@ impl<'c> Tables<'c> {
             moves,
             finish: end,
         })
+    }
+}
+
+/// Open addressing from key to position in a level; `u64::MAX` marks a free slot (a winner
+/// below the start always has an empty hole, and the start level is searched linearly).
+struct KeyIndex {
+    keys: Vec<u64>,
+    at: Vec<u32>,
+    shift: u32,
+    /// Levels too small to hash (and the start level) are searched directly.
+    plain: Vec<u64>,
+}
+
+impl KeyIndex {
+    fn new(level: &[u64]) -> KeyIndex {
+        if level.len() < 64 || level.contains(&u64::MAX) {
+            return KeyIndex {
+                keys: Vec::new(),
+                at: Vec::new(),
+                shift: 0,
+                plain: level.to_vec(),
+            };
+        }
+        let slots = (level.len() * 2).next_power_of_two();
+        let mut ix = KeyIndex {
+            keys: vec![u64::MAX; slots],
+            at: vec![0; slots],
+            shift: 64 - slots.trailing_zeros(),
+            plain: Vec::new(),
+        };
+        for (i, &k) in level.iter().enumerate() {
+            let mut s = ix.home(k);
+            while ix.keys[s] != u64::MAX {
+                s = (s + 1) & (slots - 1);
+            }
+            ix.keys[s] = k;
+            ix.at[s] = i as u32;
+        }
+        ix
+    }
+
+    #[inline]
+    fn home(&self, key: u64) -> usize {
+        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
+    }
+
+    #[inline]
+    fn get(&self, key: u64) -> Option<usize> {
+        if self.keys.is_empty() {
+            return self.plain.iter().position(|&k| k == key);
+        }
+        let mask = self.keys.len() - 1;
+        let mut s = self.home(key);
+        loop {
+            match self.keys[s] {
+                k if k == key => return Some(self.at[s] as usize),
+                u64::MAX => return None,
+                _ => s = (s + 1) & mask,
+            }
+        }
     }
 }
 
