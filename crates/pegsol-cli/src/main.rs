@@ -76,6 +76,11 @@ enum Command {
         /// Memory budget for the stored levels, in MB.
         #[arg(long, default_value_t = 8192, value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
         max_memory: u64,
+        /// Prune with pagoda functions: positions that cannot reach the finish are dropped.
+        /// Solutions and winning positions stay exact; positions, dead ends and games are then
+        /// those of the pruned tree.
+        #[arg(long)]
+        pagoda: bool,
         /// Print one JSON object.
         #[arg(long)]
         json: bool,
@@ -263,8 +268,9 @@ fn run(cli: Cli) -> Result<u8> {
             finish,
             threads,
             max_memory,
+            pagoda,
             json,
-        } => count(&setup, finish.as_deref(), threads, max_memory, json),
+        } => count(&setup, finish.as_deref(), threads, max_memory, pagoda, json),
         Command::Show { setup, json } => show(&setup, json),
         Command::Line {
             config,
@@ -1118,6 +1124,7 @@ fn count(
     finish: Option<&str>,
     threads: Option<usize>,
     max_memory: u64,
+    pagoda: bool,
     json: bool,
 ) -> Result<u8> {
     let (board, start) = load_setup(setup)?;
@@ -1130,8 +1137,13 @@ fn count(
         .context("cannot start the worker threads")?;
     let bar = spinner("counting");
     let began = std::time::Instant::now();
+    let run = if pagoda {
+        pegsol::count::count_pruned
+    } else {
+        pegsol::count::count
+    };
     let result = pool.install(|| {
-        pegsol::count::count(
+        run(
             &problem,
             (max_memory as usize).saturating_mul(1 << 20),
             &|l| {
@@ -1190,6 +1202,7 @@ fn count(
             "millis": millis,
             "peak_memory_mb": pegsol::count::peak_memory_mb(),
             "threads": threads,
+            "pagoda_pruned": pagoda,
         }));
         return Ok(0);
     }
@@ -1201,6 +1214,9 @@ fn count(
         finish_text(&board, finish),
         c.symmetries
     );
+    if pagoda {
+        println!("pagoda-pruned: solutions and winning positions are exact; positions, dead ends and games are those of the pruned tree");
+    }
     println!(
         "{:>5} {:>4} {:>14} {:>12} {:>12} {:>12} {:>12} {:>26}",
         "jumps", "pegs", "positions", "classes", "winning", "win.classes", "dead ends", "paths"

@@ -518,3 +518,24 @@ fn army_rows_and_conways_proof() {
     assert!(stdout(&o).contains("undecided within budget"));
     fails_with(&["army", "--row", "0"], "--row");
 }
+
+#[test]
+fn count_with_pagoda_pruning_keeps_the_winning_figures() {
+    let args = [
+        "count", "rect:5x5", "--empty", "c1", "--finish", "c5", "--json",
+    ];
+    let full = json(&pegsol(&args));
+    let mut pruned_args = args.to_vec();
+    pruned_args.push("--pagoda");
+    let pruned = json(&pegsol(&pruned_args));
+    assert_eq!(pruned["pagoda_pruned"], true);
+    for key in [
+        "solutions",
+        "winning_positions",
+        "winning_positions_up_to_symmetry",
+    ] {
+        assert_eq!(full[key], pruned[key], "{key}");
+    }
+    assert!(full["solutions"].as_u64().unwrap() > 0);
+    assert!(pruned["positions"].as_u64().unwrap() < full["positions"].as_u64().unwrap());
+}

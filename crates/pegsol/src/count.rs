@@ -19,6 +19,7 @@ use rayon::prelude::*;
 use std::time::Instant;
 
 use crate::bitset::Bits;
+use crate::pagoda::Pagoda;
 use crate::search::Problem;
 use crate::symmetry::Canonicalizer;
 
@@ -150,7 +151,91 @@ pub fn count(
     progress: &(dyn Fn(&Level) + Sync),
 ) -> Result<Count, CountError> {
     let canon = group_of(problem);
-    analyse(problem, &canon, max_memory, None, progress).map(|(c, _)| c)
+    analyse(problem, &canon, None, max_memory, None, progress).map(|(c, _)| c)
+}
+
+/// [`count`] with pagoda pruning: a child whose total under one of a few pagoda functions
+/// (the board's stock and one fitted by LP to each finish) is below every finish's is
+/// dropped, since totals never rise. What concerns winning play stays exact (`solutions`,
+/// the winning positions per level); `positions`, `dead_ends` and `games` then describe the
+/// pruned tree only.
+///
+/// ```
+/// use pegsol::{Board, Problem, count::{count, count_pruned}};
+/// let b = Board::builtin("rect:4x4").unwrap();
+/// let p = Problem::new(&b, b.holes().without(b.hole("b1").unwrap()), pegsol::Finish::AnyOne).unwrap();
+/// let (full, pruned) = (count(&p, usize::MAX, &|_| {}).unwrap(), count_pruned(&p, usize::MAX, &|_| {}).unwrap());
+/// assert_eq!((full.solutions, full.winning()), (pruned.solutions, pruned.winning()));
+/// assert!(pruned.positions() <= full.positions());
+/// ```
+pub fn count_pruned(
+    problem: &Problem,
+    max_memory: usize,
+    progress: &(dyn Fn(&Level) + Sync),
+) -> Result<Count, CountError> {
+    let canon = group_of(problem);
+    let cut = Cut::new(problem);
+    analyse(problem, &canon, Some(&cut), max_memory, None, progress).map(|(c, _)| c)
+}
+
+/// Most pagoda functions a [`Cut`] evaluates per child.
+const MAX_CUTS: usize = 4;
+
+/// Pagoda functions that cut positions which cannot reach any finish (their total is below
+/// every finish's, and a pagoda total never rises), as byte tables: a total is eight lookups.
+pub(crate) struct Cut {
+    tables: Vec<[[i64; 256]; 8]>,
+    floors: Vec<i64>,
+}
+
+impl Cut {
+    /// The stock functions of the board plus one fitted by LP to each finish (up to eight),
+    /// keeping the few with the least slack (start total over finish total): each costs
+    /// eight lookups per child, and those are the ones that cut early.
+    pub(crate) fn new(problem: &Problem) -> Cut {
+        let board = problem.board();
+        let targets = problem.targets();
+        let mut functions = Pagoda::stock(board);
+        if targets.len() <= 8 {
+            functions.extend(
+                targets
+                    .iter()
+                    .filter_map(|&t| Pagoda::fit(board, problem.start(), t)),
+            );
+        }
+        let floor_of = |f: &Pagoda| targets.iter().map(|&t| f.total(t)).min().unwrap_or(0);
+        let mut ranked: Vec<(f64, Pagoda)> = functions
+            .into_iter()
+            .filter(|f| floor_of(f) > 0)
+            .map(|f| (f.total(problem.start()) as f64 / floor_of(&f) as f64, f))
+            .collect();
+        ranked.sort_by(|a, b| a.0.total_cmp(&b.0));
+        ranked.truncate(MAX_CUTS);
+        let mut cut = Cut {
+            tables: Vec::new(),
+            floors: Vec::new(),
+        };
+        for (_, f) in ranked {
+            let mut table = [[0i64; 256]; 8];
+            for (byte, row) in table.iter_mut().enumerate() {
+                for (value, total) in row.iter_mut().enumerate() {
+                    *total = f.total(Bits((value as u64) << (8 * byte)));
+                }
+            }
+            cut.floors.push(floor_of(&f));
+            cut.tables.push(table);
+        }
+        cut
+    }
+
+    /// Whether `key` may still reach a finish as far as these functions tell.
+    #[inline]
+    pub(crate) fn keeps(&self, key: u64) -> bool {
+        self.tables.iter().zip(&self.floors).all(|(t, &floor)| {
+            let total: i64 = (0..8).map(|b| t[b][(key >> (8 * b)) as usize & 0xff]).sum();
+            total >= floor
+        })
+    }
 }
 
 /// The symmetries a count may use: those fixing both the start and the set of finishes.
@@ -165,12 +250,12 @@ pub(crate) fn group_of(problem: &Problem) -> Canonicalizer {
 /// [`group_of`]), each level sorted by [`rank`].
 pub(crate) type Winners = Vec<Vec<u64>>;
 
-
 /// [`count`], also returning the winning representatives of every level, and stopping with
 /// [`CountError::Timeout`] at the first level boundary after `deadline`.
 pub(crate) fn analyse(
     problem: &Problem,
     canon: &Canonicalizer,
+    cut: Option<&Cut>,
     max_memory: usize,
     deadline: Option<Instant>,
     progress: &(dyn Fn(&Level) + Sync),
@@ -233,6 +318,9 @@ pub(crate) fn analyse(
                     let mut any = false;
                     moves.for_each_jump(k, |holes| {
                         any = true;
+                        if cut.is_some_and(|c| !c.keeps(k ^ holes)) {
+                            return;
+                        }
                         let child = canon.canonical(Bits(k ^ holes)).raw();
                         part.buckets[bucket(child)].push(Child::new(child, c));
                     });
