@@ -394,6 +394,12 @@ fn finish_of(board: &Board, start: Bits, finish: Option<&str>) -> Result<Finish>
     Ok(match finish.map(str::trim) {
         None => Problem::default_finish(board, start),
         Some(f) if f.eq_ignore_ascii_case("any") => Finish::AnyOne,
+        Some(f) if f.to_ascii_lowercase().starts_with("any:") => {
+            let n = f[4..].trim();
+            Finish::Pegs(n.parse().map_err(|_| {
+                anyhow::anyhow!("--finish any:N needs a number of pegs, e.g. any:2; got {n:?}")
+            })?)
+        }
         Some(f) => Finish::Holes(board.hole_set(f).context("--finish")?),
     })
 }
@@ -402,6 +408,7 @@ fn finish_text(board: &Board, finish: Finish) -> String {
     match finish {
         Finish::Holes(f) => notation::set_text(board, f),
         Finish::AnyOne => "any".to_string(),
+        Finish::Pegs(n) => format!("any {n} pegs"),
     }
 }
 
@@ -409,6 +416,7 @@ fn finish_json(board: &Board, finish: Finish) -> Value {
     match finish {
         Finish::Holes(f) => json!(board.labels(f)),
         Finish::AnyOne => json!("any"),
+        Finish::Pegs(n) => json!(format!("any:{n}")),
     }
 }
 
@@ -808,6 +816,7 @@ fn explain(board: &Board, start: Bits, finish: Finish, reason: pegsol::Reason) -
             match finish {
                 Finish::Holes(f) => format!("the finish is in class {}", board.classes().class_text(f)),
                 Finish::AnyOne => "a single peg is".to_string(),
+                Finish::Pegs(n) => format!("{n} pegs are"),
             }
         ),
         pegsol::Reason::Pagoda => "pagoda function: a weighting whose total never rises is lower on the start than on the finish".to_string(),

@@ -287,6 +287,7 @@ fn geometry(r: &Request) -> Value {
         "finish": match r.finish {
             Finish::Holes(f) => json!(b.labels(f)),
             Finish::AnyOne => json!("any"),
+            Finish::Pegs(n) => json!(format!("any:{n}")),
         },
     })
 }

@@ -539,3 +539,28 @@ fn count_with_pagoda_pruning_keeps_the_winning_figures() {
     assert!(full["solutions"].as_u64().unwrap() > 0);
     assert!(pruned["positions"].as_u64().unwrap() < full["positions"].as_u64().unwrap());
 }
+
+#[test]
+fn finish_with_n_pegs_anywhere() {
+    // The French board from the centre cannot end with one peg, but can with two.
+    let o = pegsol(&["solve", "french", "--finish", "any", "--json"]);
+    assert_eq!(o.status.code(), Some(1));
+    let o = pegsol(&["solve", "french", "--finish", "any:2", "--json"]);
+    assert_eq!(o.status.code(), Some(0));
+    let v = json(&o);
+    assert_eq!(v["finish"], "any:2");
+    assert_eq!(v["final"].as_array().unwrap().len(), 2);
+    assert_eq!(v["jumps"].as_array().unwrap().len(), 34);
+    fails_with(
+        &["solve", "french", "--finish", "any:0"],
+        "finish names no holes",
+    );
+    fails_with(
+        &["solve", "french", "--finish", "any:x"],
+        "any:N needs a number",
+    );
+    fails_with(
+        &["solve", "french", "--finish", "any:9"],
+        "too many positions",
+    );
+}

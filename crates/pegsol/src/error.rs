@@ -84,6 +84,14 @@ pub enum Error {
     /// A finish naming no holes.
     #[error("the finish names no holes; give at least one, e.g. --finish d4, or --finish any")]
     EmptyFinish,
+    /// A finish of n pegs anywhere that stands for too many positions.
+    #[error("a finish of {pegs} pegs anywhere on {holes} holes stands for too many positions; ask for fewer pegs or name the holes")]
+    TooManyFinishes {
+        /// Pegs asked for.
+        pegs: u32,
+        /// Holes on the board.
+        holes: u64,
+    },
     /// A finish that asks for more pegs than the start has.
     #[error("the finish has {finish} pegs but the start has only {start}; jumps only remove pegs")]
     FinishTooLarge {

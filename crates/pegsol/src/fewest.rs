@@ -114,6 +114,7 @@ pub fn corner_bound(problem: &Problem) -> u32 {
     let may_stay = match problem.finish() {
         Finish::Holes(f) => corners.intersect(f).count(),
         Finish::AnyOne => u32::from(!corners.is_empty()),
+        Finish::Pegs(n) => corners.count().min(n),
     };
     let needed = corners.count() - may_stay;
     let any = problem.targets().iter().all(|&t| t != problem.start());

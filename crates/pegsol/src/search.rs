@@ -30,7 +30,12 @@ pub enum Finish {
     Holes(Bits),
     /// One peg, anywhere.
     AnyOne,
+    /// This many pegs, anywhere (for "how few pegs can be left").
+    Pegs(u32),
 }
+
+/// Most finishing positions a [`Finish::Pegs`] may stand for.
+pub const MAX_FINISHES: u64 = 100_000;
 
 /// A problem: a board, a starting position and a finish. Built only by [`Problem::new`].
 #[derive(Clone, Copy, Debug)]
@@ -56,11 +61,29 @@ impl<'b> Problem<'b> {
                     start: start.count(),
                 });
             }
-        } else if start.is_empty() {
-            return Err(Error::FinishTooLarge {
-                finish: 1,
-                start: 0,
-            });
+        } else {
+            let n = match finish {
+                Finish::Pegs(n) => n,
+                _ => 1,
+            };
+            if n == 0 {
+                return Err(Error::EmptyFinish);
+            }
+            if n > start.count() {
+                return Err(Error::FinishTooLarge {
+                    finish: n,
+                    start: start.count(),
+                });
+            }
+            let holes = u64::from(board.holes().count());
+            // C(holes, n), stopping as soon as it passes the limit.
+            let mut subsets = 1u64;
+            for i in 0..u64::from(n) {
+                subsets = subsets * (holes - i) / (i + 1);
+                if subsets > MAX_FINISHES {
+                    return Err(Error::TooManyFinishes { pegs: n, holes });
+                }
+            }
         }
         Ok(Problem {
             board,
@@ -112,6 +135,30 @@ impl<'b> Problem<'b> {
         match self.finish {
             Finish::Holes(f) => vec![f],
             Finish::AnyOne => self.board.holes().iter().map(Hole::bit).collect(),
+            Finish::Pegs(n) => {
+                // Every n-subset of the holes, by choosing holes in increasing order.
+                let holes: Vec<Hole> = self.board.holes().iter().collect();
+                let mut out = Vec::new();
+                let mut pick: Vec<usize> = (0..n as usize).collect();
+                if pick.len() > holes.len() {
+                    return out;
+                }
+                loop {
+                    out.push(pick.iter().fold(Bits::EMPTY, |s, &i| s.with(holes[i])));
+                    // The rightmost index that can still move right.
+                    let Some(i) = (0..pick.len())
+                        .rev()
+                        .find(|&i| pick[i] < holes.len() - pick.len() + i)
+                    else {
+                        break;
+                    };
+                    pick[i] += 1;
+                    for j in i + 1..pick.len() {
+                        pick[j] = pick[j - 1] + 1;
+                    }
+                }
+                out
+            }
         }
     }
 }
@@ -789,6 +836,25 @@ impl DeadSet {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn n_pegs_anywhere_stands_for_every_subset() {
+        let b = Board::builtin("rect:3x3").unwrap();
+        let p = Problem::new(&b, b.holes(), Finish::Pegs(2)).unwrap();
+        let mut t = p.targets();
+        assert_eq!(t.len(), 36);
+        assert!(t.iter().all(|s| s.count() == 2 && s.is_subset(b.holes())));
+        t.sort_unstable_by_key(|s| s.raw());
+        t.dedup();
+        assert_eq!(t.len(), 36);
+        assert_eq!(
+            Problem::new(&b, b.holes(), Finish::Pegs(9))
+                .unwrap()
+                .targets(),
+            [b.holes()]
+        );
+        assert!(Problem::new(&b, b.holes(), Finish::Pegs(10)).is_err());
+    }
 
     #[test]
     fn dead_set_grows_and_refuses_past_budget() {
