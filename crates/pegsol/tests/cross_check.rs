@@ -22,6 +22,7 @@ fn brute_force(board: &Board, start: Bits, finish: Finish) -> bool {
     let done = |p: u64| match finish {
         Finish::Holes(f) => p == f.raw(),
         Finish::AnyOne => p.count_ones() == 1,
+        Finish::Pegs(n) => p.count_ones() == n,
     };
     let mut seen = HashSet::new();
     let mut stack = vec![start.raw()];
@@ -98,6 +99,7 @@ fn build(lat: Lattice, n: usize, choices: &[u64], kind: u8) -> (Board, Bits, Fin
             .with(hole(x >> 8)),
     };
     let finish = match kind / 3 % 3 {
+        0 if x >> 60 & 1 == 1 => Finish::Pegs(2),
         0 => Finish::AnyOne,
         1 => Finish::Holes(hole(x >> 5).bit()),
         _ => Finish::Holes(
@@ -132,6 +134,7 @@ fn check(board: &Board, start: Bits, finish: Finish) -> Option<bool> {
             match finish {
                 Finish::Holes(f) => assert_eq!(end, f),
                 Finish::AnyOne => assert_eq!(end.count(), 1),
+                Finish::Pegs(n) => assert_eq!(end.count(), n),
             }
         }
         Outcome::Impossible(reason) => {
