@@ -107,6 +107,23 @@ try {
   const [apex, left, right] = [await cx("a1"), await cx("a5"), await cx("e5")];
   check(Math.abs(apex - (left + right) / 2) < 1e-6, "triangle5: the apex is centred over the base");
   await statusIs("You can still win");
+
+  // Set up a problem by clicking: the finish a1 off, c5 on; then c3 emptied at the start.
+  await page.selectOption("#mode", "finish");
+  await hole("a1").click();
+  check((await page.locator("#finishText").textContent()).includes("(none yet)"), "finish holes toggle off");
+  await hole("c5").click();
+  check((await page.locator("#finishText").textContent()) === "finish: c5", "finish chosen by clicking");
+  await statusIs("You can still win");
+  await page.selectOption("#mode", "start");
+  await hole("c3").click();
+  check((await cls("c3")).includes("empty"), "a start peg removed by clicking");
+  await statusIs("can no longer be reached");
+  check(true, "a1 and c3 empty, finish c5: the solver says it cannot be done");
+  await page.click("#finishAny");
+  await statusIs("You can still win");
+  check(true, "with one peg anywhere it can");
+  await page.selectOption("#mode", "play");
   await page.screenshot({ path: join(out, "triangle.png"), fullPage: true });
   check(true, "triangle screenshot saved");
 } finally {

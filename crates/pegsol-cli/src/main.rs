@@ -811,12 +811,12 @@ pub(crate) fn solve_value(
 fn explain(board: &Board, start: Bits, finish: Finish, reason: pegsol::Reason) -> String {
     match reason {
         pegsol::Reason::Class => format!(
-            "position class: the start is in class {} and {} in no such class, and jumps never change the class",
+            "position class: the start is in class {} and {}, and jumps never change the class",
             board.classes().class_text(start),
             match finish {
-                Finish::Holes(f) => format!("the finish is in class {}", board.classes().class_text(f)),
-                Finish::AnyOne => "a single peg is".to_string(),
-                Finish::Pegs(n) => format!("{n} pegs are"),
+                Finish::Holes(f) => format!("the finish in class {}", board.classes().class_text(f)),
+                Finish::AnyOne => "no single peg is in that class".to_string(),
+                Finish::Pegs(n) => format!("no position of {n} pegs is in that class"),
             }
         ),
         pegsol::Reason::Pagoda => "pagoda function: a weighting whose total never rises is lower on the start than on the finish".to_string(),
@@ -1146,6 +1146,8 @@ fn count(
         .context("cannot start the worker threads")?;
     let bar = spinner("counting");
     let began = std::time::Instant::now();
+    // Classes expanded so far, for the rate on the progress line.
+    let seen = std::sync::atomic::AtomicU64::new(0);
     let run = if pagoda {
         pegsol::count::count_pruned
     } else {
@@ -1157,11 +1159,14 @@ fn count(
             (max_memory as usize).saturating_mul(1 << 20),
             &|l| {
                 if let Some(bar) = &bar {
+                    let done =
+                        seen.fetch_add(l.classes, std::sync::atomic::Ordering::Relaxed) + l.classes;
                     bar.set_message(format!(
-                        "counting: level {} ({} pegs), {} positions, {} MB",
+                        "counting: level {} ({} pegs), {} positions, {:.1} M classes/s, {} MB",
                         l.jumps,
                         l.pegs,
                         l.positions,
+                        done as f64 / began.elapsed().as_secs_f64().max(1e-3) / 1e6,
                         pegsol::count::peak_memory_mb()
                     ));
                 }
