@@ -76,6 +76,10 @@ enum Command {
         /// Memory budget for the stored levels, in MB.
         #[arg(long, default_value_t = 8192, value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
         max_memory: u64,
+        /// Spill to this directory when a level's children would not fit in --max-memory
+        /// (sorted runs merged on disk; the files are removed at the end).
+        #[arg(long, value_name = "DIR")]
+        spill: Option<std::path::PathBuf>,
         /// Prune with pagoda functions: positions that cannot reach the finish are dropped.
         /// Solutions and winning positions stay exact; positions, dead ends and games are then
         /// those of the pruned tree.
@@ -268,9 +272,20 @@ fn run(cli: Cli) -> Result<u8> {
             finish,
             threads,
             max_memory,
+            spill,
             pagoda,
             json,
-        } => count(&setup, finish.as_deref(), threads, max_memory, pagoda, json),
+        } => count(
+            &setup,
+            finish.as_deref(),
+            threads,
+            pegsol::count::CountOptions {
+                max_memory: (max_memory as usize).saturating_mul(1 << 20),
+                pagoda,
+                spill,
+            },
+            json,
+        ),
         Command::Show { setup, json } => show(&setup, json),
         Command::Line {
             config,
@@ -1132,10 +1147,18 @@ fn count(
     setup: &Setup,
     finish: Option<&str>,
     threads: Option<usize>,
-    max_memory: u64,
-    pagoda: bool,
+    options: pegsol::count::CountOptions,
     json: bool,
 ) -> Result<u8> {
+    let pagoda = options.pagoda;
+    if let Some(dir) = &options.spill {
+        if !dir.is_dir() {
+            bail!(
+                "--spill {}: no such directory; create it or choose another",
+                dir.display()
+            );
+        }
+    }
     let (board, start) = load_setup(setup)?;
     let finish = finish_of(&board, start, finish)?;
     let problem = Problem::new(&board, start, finish)?;
@@ -1148,30 +1171,21 @@ fn count(
     let began = std::time::Instant::now();
     // Classes expanded so far, for the rate on the progress line.
     let seen = std::sync::atomic::AtomicU64::new(0);
-    let run = if pagoda {
-        pegsol::count::count_pruned
-    } else {
-        pegsol::count::count
-    };
     let result = pool.install(|| {
-        run(
-            &problem,
-            (max_memory as usize).saturating_mul(1 << 20),
-            &|l| {
-                if let Some(bar) = &bar {
-                    let done =
-                        seen.fetch_add(l.classes, std::sync::atomic::Ordering::Relaxed) + l.classes;
-                    bar.set_message(format!(
-                        "counting: level {} ({} pegs), {} positions, {:.1} M classes/s, {} MB",
-                        l.jumps,
-                        l.pegs,
-                        l.positions,
-                        done as f64 / began.elapsed().as_secs_f64().max(1e-3) / 1e6,
-                        pegsol::count::peak_memory_mb()
-                    ));
-                }
-            },
-        )
+        pegsol::count::count_with(&problem, &options, &|l| {
+            if let Some(bar) = &bar {
+                let done =
+                    seen.fetch_add(l.classes, std::sync::atomic::Ordering::Relaxed) + l.classes;
+                bar.set_message(format!(
+                    "counting: level {} ({} pegs), {} positions, {:.1} M classes/s, {} MB",
+                    l.jumps,
+                    l.pegs,
+                    l.positions,
+                    done as f64 / began.elapsed().as_secs_f64().max(1e-3) / 1e6,
+                    pegsol::count::peak_memory_mb()
+                ));
+            }
+        })
     });
     if let Some(bar) = &bar {
         bar.finish_and_clear();

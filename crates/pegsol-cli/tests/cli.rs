@@ -564,3 +564,46 @@ fn finish_with_n_pegs_anywhere() {
         "too many positions",
     );
 }
+
+#[test]
+fn count_spills_to_disk_within_a_small_budget() {
+    let dir = std::env::temp_dir().join(format!("pegsol-spill-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let base = [
+        "count",
+        "triangle6",
+        "--empty",
+        "c3",
+        "--finish",
+        "any",
+        "--json",
+    ];
+    let full = json(&pegsol(&base));
+    // Without --spill a 1 MB budget is not enough: exit 3 with advice.
+    let mut small = base.to_vec();
+    small.extend(["--max-memory", "1"]);
+    let o = pegsol(&small);
+    assert_eq!(o.status.code(), Some(3));
+    assert!(stdout(&o).contains("--spill DIR"), "{}", stdout(&o));
+    let mut spilled = small.clone();
+    spilled.extend(["--spill", dir.to_str().unwrap()]);
+    let o = pegsol(&spilled);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v = json(&o);
+    for key in [
+        "levels",
+        "positions",
+        "winning_positions",
+        "solutions",
+        "games",
+    ] {
+        assert_eq!(v[key], full[key], "{key}");
+    }
+    // The scratch files are gone.
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
+    std::fs::remove_dir(&dir).ok();
+    fails_with(
+        &["count", "triangle5", "--spill", "/nonexistent-pegsol-dir"],
+        "no such directory",
+    );
+}

@@ -164,10 +164,18 @@ pub fn fewest_moves(problem: &Problem, limits: &Limits) -> MovesReport {
         return report(MovesOutcome::Optimal(best.clone()), lower, 0);
     }
     let canon = group_of(problem);
-    let winners = match analyse(problem, &canon, None, limits.max_memory, deadline, &|_| {}) {
+    let winners = match analyse(
+        problem,
+        &canon,
+        None,
+        limits.max_memory,
+        None,
+        deadline,
+        &|_| {},
+    ) {
         Ok((_, w)) => w,
         Err(CountError::Timeout) => return report(undecided(Budget::Time), lower, 0),
-        Err(CountError::Memory { .. } | CountError::Overflow) => {
+        Err(CountError::Memory { .. } | CountError::Overflow | CountError::Io(_)) => {
             return report(undecided(Budget::Memory), lower, 0)
         }
     };

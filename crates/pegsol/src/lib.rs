@@ -44,6 +44,7 @@ pub mod one_dimensional;
 mod pagoda;
 mod replay;
 mod search;
+mod spill;
 mod symmetry;
 
 pub use bitset::{Bits, BitsIter, Hole, MAX_HOLES};
