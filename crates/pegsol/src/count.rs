@@ -654,6 +654,151 @@ pub(crate) fn analyse(
     Ok((result, all_winners))
 }
 
+/// The winning representatives of every level, by search from both ends, for a finish that is
+/// one position: forward levels from the start to the middle, and forward levels of the dual
+/// problem (start: the finish's complement, whose jumps are the original's undone) to the
+/// middle from the other side. A position `p` of level `k` can reach the finish exactly when
+/// its complement is reachable in the dual game after `L - k` jumps, so
+///
+/// - at the middle level `m`, the winners are the forward positions whose complement is in
+///   the dual level `L - m`;
+/// - below it, the winners are the forward positions that are parents of winners;
+/// - above it, the winners are the children of winners whose complement is in the dual level.
+///
+/// Only about half of each game tree is enumerated; when start and finish are complements of
+/// each other (the English central game) the dual levels are the forward ones and one half is
+/// enough. Returns `None` when the finish is not a single position.
+pub(crate) fn winners_meeting(
+    problem: &Problem,
+    canon: &Canonicalizer,
+    max_memory: usize,
+    deadline: Option<Instant>,
+) -> Option<Result<Winners, CountError>> {
+    let targets = problem.targets();
+    let [finish] = targets[..] else {
+        return None;
+    };
+    Some(meet(problem, canon, finish, max_memory, deadline))
+}
+
+fn meet(
+    problem: &Problem,
+    canon: &Canonicalizer,
+    finish: Bits,
+    max_memory: usize,
+    deadline: Option<Instant>,
+) -> Result<Winners, CountError> {
+    let board = problem.board();
+    let holes = board.holes().raw();
+    let moves = Moves::new(board);
+    let total = (problem.start().count() - finish.count()) as usize;
+    let middle = total / 2;
+    let start = canon.canonical(problem.start()).raw();
+    let dual_start = canon.canonical(Bits(holes ^ finish.raw())).raw();
+    let self_dual = dual_start == start;
+    let reach = if self_dual { total - middle } else { middle };
+    let forward = levels(&moves, canon, start, reach, max_memory, deadline)?;
+    let dual = if self_dual {
+        None
+    } else {
+        Some(levels(
+            &moves,
+            canon,
+            dual_start,
+            total - middle,
+            max_memory,
+            deadline,
+        )?)
+    };
+    let dual = dual.as_ref().unwrap_or(&forward);
+    // Whether `k` (a position after `depth` jumps) can reach the finish.
+    let wins = |k: u64, depth: usize| {
+        dual.get(total - depth).is_some_and(|level| {
+            let c = canon.canonical(Bits(holes ^ k)).raw();
+            level.binary_search_by_key(&rank(c), |&x| rank(x)).is_ok()
+        })
+    };
+    let mut winners: Winners = vec![Vec::new(); total + 1];
+    winners[middle] = forward[middle]
+        .par_iter()
+        .copied()
+        .filter(|&k| wins(k, middle))
+        .collect();
+    // Towards the start: parents of winners that are reachable.
+    for depth in (0..middle).rev() {
+        let mut parents: Vec<u64> = winners[depth + 1]
+            .par_iter()
+            .flat_map_iter(|&w| {
+                board
+                    .jumps()
+                    .iter()
+                    .filter(move |j| w & j.to().bit().raw() != 0 && w & j.needs().raw() == 0)
+                    .map(move |j| canon.canonical(Bits(w ^ j.holes().raw())).raw())
+            })
+            .collect();
+        parents.par_sort_unstable_by_key(|&k| rank(k));
+        parents.dedup();
+        winners[depth] = intersect_sorted(&parents, &forward[depth]);
+    }
+    // Towards the finish: children of winners that can still win.
+    for depth in middle + 1..=total {
+        if deadline.is_some_and(|d| Instant::now() > d) {
+            return Err(CountError::Timeout);
+        }
+        let mut children: Vec<u64> = winners[depth - 1]
+            .par_iter()
+            .flat_map_iter(|&w| {
+                let mut out = Vec::new();
+                moves.for_each_jump(w, |h| out.push(canon.canonical(Bits(w ^ h)).raw()));
+                out
+            })
+            .collect();
+        children.par_sort_unstable_by_key(|&k| rank(k));
+        children.dedup();
+        winners[depth] = children
+            .into_par_iter()
+            .filter(|&k| wins(k, depth))
+            .collect();
+    }
+    Ok(winners)
+}
+
+/// The representatives of levels `0..=depth` from one start, each in [`rank`] order.
+fn levels(
+    moves: &Moves,
+    canon: &Canonicalizer,
+    start: u64,
+    depth: usize,
+    max_memory: usize,
+    deadline: Option<Instant>,
+) -> Result<Vec<Vec<u64>>, CountError> {
+    let mut out = vec![vec![start]];
+    let mut counts = vec![1u128];
+    let (mut used, mut branching, mut duplication) = (8usize, 1.0f64, 1.0f64);
+    while out.len() <= depth {
+        if deadline.is_some_and(|d| Instant::now() > d) {
+            return Err(CountError::Timeout);
+        }
+        let keys = out.last().map_or(&[][..], |l| &l[..]);
+        let needed =
+            used + (keys.len() as f64 * branching * 1.5) as usize * std::mem::size_of::<Child>();
+        if needed > max_memory {
+            return Err(CountError::Memory {
+                level: out.len() as u32,
+                needed,
+            });
+        }
+        let next = expand(keys, &counts, moves, canon, None, duplication)?;
+        branching = next.children as f64 / keys.len().max(1) as f64;
+        duplication = (next.children as f64 / next.keys.len().max(1) as f64).max(1.0);
+        used += next.keys.len() * 8;
+        // Path counts are not needed here; ones keep them from growing.
+        counts = vec![1; next.keys.len()];
+        out.push(next.keys);
+    }
+    Ok(out)
+}
+
 /// Hash buckets of a level: children are grouped by bucket, and a level is stored in
 /// (bucket, key) order.
 const BUCKETS: usize = 256;
@@ -874,6 +1019,37 @@ mod tests {
     use super::*;
     use crate::board::Board;
     use crate::search::Finish;
+
+    #[test]
+    fn winners_from_both_ends_match_the_full_count() {
+        // Self-dual (complement problems) and not, odd and even numbers of jumps.
+        for (name, empty, finish) in [
+            ("triangle5", "a1", "a1"),
+            ("triangle5", "c5", "a4"),
+            ("triangle6", "c3", "c3"),
+            ("rect:5x5", "c1", "c5"),
+            ("rect:4x5", "b2", "c2"),
+        ] {
+            let b = Board::builtin(name).unwrap();
+            let start = b.holes().minus(b.hole_set(empty).unwrap());
+            let p = Problem::new(&b, start, Finish::Holes(b.hole_set(finish).unwrap())).unwrap();
+            let canon = group_of(&p);
+            let (_, full) = analyse(&p, &canon, None, usize::MAX, None, None, &|_| {}).unwrap();
+            let met = winners_meeting(&p, &canon, usize::MAX, None)
+                .unwrap()
+                .unwrap();
+            if full.iter().all(Vec::is_empty) {
+                // Impossible: the forward count may stop early, when no jump is left.
+                assert!(met.iter().all(Vec::is_empty), "{name} {empty} -> {finish}");
+            } else {
+                assert_eq!(full, met, "{name} {empty} -> {finish}");
+            }
+        }
+        let b = Board::builtin("triangle5").unwrap();
+        let any =
+            Problem::new(&b, b.holes().without(b.hole("a1").unwrap()), Finish::AnyOne).unwrap();
+        assert!(winners_meeting(&any, &group_of(&any), usize::MAX, None).is_none());
+    }
 
     #[test]
     fn spilling_to_disk_gives_the_same_count() {

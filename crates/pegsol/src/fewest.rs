@@ -9,10 +9,15 @@
 //! 1. Cheap refutations first (position class, pagoda functions) through [`crate::solve`],
 //!    which also yields a first solution and so an upper bound.
 //! 2. The *winning set*: every position reachable from the start from which the finish can
-//!    still be reached, level by level up to the symmetries fixing start and finish. It comes
-//!    from the forward enumeration and backward pass of [`crate::count`] (a breadth-first search
-//!    from both ends: forward levels, then the parents of the finish, kept where reachable).
-//!    Every optimal solution stays inside this set, so nothing outside it is ever looked at.
+//!    still be reached, level by level up to the symmetries fixing start and finish. When the
+//!    finish is one position it is found from both ends (`count::winners_meeting`): forward
+//!    levels to the middle, and forward levels of the dual game (start: the finish's
+//!    complement) to the middle from the other side, since a position can reach the finish
+//!    exactly when its complement is reachable in the dual game. Only about half of each tree
+//!    is enumerated, or half of one tree when the problem is its own dual. Otherwise (a finish
+//!    of one peg anywhere) it comes from the forward enumeration and backward pass of
+//!    [`crate::count`]. Every optimal solution lies in this set, so nothing outside it is
+//!    ever looked at.
 //! 3. A shortest-path computation over that set, whose states are a position and the hole
 //!    where the last jump landed. Continuing with that peg costs nothing; any other jump starts
 //!    a new move and costs one. With `M(p)` the fewest moves still needed from `p` when the
@@ -41,7 +46,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use crate::bitset::{Bits, Hole};
-use crate::count::{analyse, group_of, CountError, Winners};
+use crate::count::{analyse, group_of, winners_meeting, CountError, Winners};
 use crate::jumps::Jump;
 use crate::replay::replay;
 use crate::search::{solve, Budget, Finish, Limits, Outcome, Problem, Reason};
@@ -164,16 +169,22 @@ pub fn fewest_moves(problem: &Problem, limits: &Limits) -> MovesReport {
         return report(MovesOutcome::Optimal(best.clone()), lower, 0);
     }
     let canon = group_of(problem);
-    let winners = match analyse(
-        problem,
-        &canon,
-        None,
-        limits.max_memory,
-        None,
-        deadline,
-        &|_| {},
-    ) {
-        Ok((_, w)) => w,
+    // From both ends when the finish is one position; else the forward count's winners.
+    let found =
+        winners_meeting(problem, &canon, limits.max_memory, deadline).unwrap_or_else(|| {
+            analyse(
+                problem,
+                &canon,
+                None,
+                limits.max_memory,
+                None,
+                deadline,
+                &|_| {},
+            )
+            .map(|(_, w)| w)
+        });
+    let winners = match found {
+        Ok(w) => w,
         Err(CountError::Timeout) => return report(undecided(Budget::Time), lower, 0),
         Err(CountError::Memory { .. } | CountError::Overflow | CountError::Io(_)) => {
             return report(undecided(Budget::Memory), lower, 0)

@@ -11,9 +11,15 @@ fn golden() -> Value {
 
 /// The proven optimum of one problem, after replaying the solution independently.
 fn optimum(board: &Board, start: pegsol::Bits, finish: Finish) -> Option<u32> {
+    optimum_and_searched(board, start, finish).0
+}
+
+/// [`optimum`] and the number of winning classes the proof searched.
+fn optimum_and_searched(board: &Board, start: pegsol::Bits, finish: Finish) -> (Option<u32>, u64) {
     let problem = Problem::new(board, start, finish).unwrap();
     let report = fewest_moves(&problem, &Limits::default());
-    match report.outcome {
+    let searched = report.winning_classes;
+    let moves = match report.outcome {
         MovesOutcome::Optimal(s) => {
             let end = replay(board, start, &s.jumps).unwrap();
             assert!(problem.targets().contains(&end));
@@ -24,7 +30,8 @@ fn optimum(board: &Board, start: pegsol::Bits, finish: Finish) -> Option<u32> {
         }
         MovesOutcome::Impossible(_) => None,
         other => panic!("{other:?}"),
-    }
+    };
+    (moves, searched)
 }
 
 #[test]
@@ -61,12 +68,17 @@ fn published_problems() {
         let board = Board::builtin(&text("board")).unwrap();
         let start = board.holes().minus(board.hole_set(&text("empty")).unwrap());
         let finish = Finish::Holes(board.hole_set(&text("finish")).unwrap());
+        let (moves, searched) = optimum_and_searched(&board, start, finish);
         assert_eq!(
-            optimum(&board, start, finish),
+            moves,
             Some(p["moves"].as_u64().unwrap() as u32),
             "{}",
             text("board")
         );
+        if let Some(w) = p["winning_positions_up_to_symmetry"].as_u64() {
+            // The proof searched exactly the published winning set (found from both ends).
+            assert_eq!(searched, w);
+        }
     }
 }
 
