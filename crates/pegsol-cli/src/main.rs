@@ -76,6 +76,9 @@ enum Command {
         /// Memory budget for the stored levels, in MB.
         #[arg(long, default_value_t = 8192, value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
         max_memory: u64,
+        /// Time budget in seconds: stop at the first level boundary after it (exit 3).
+        #[arg(long)]
+        timeout: Option<f64>,
         /// Spill to this directory when a level's children would not fit in --max-memory
         /// (sorted runs merged on disk; the files are removed at the end).
         #[arg(long, value_name = "DIR")]
@@ -273,6 +276,7 @@ fn run(cli: Cli) -> Result<u8> {
             threads,
             max_memory,
             spill,
+            timeout,
             pagoda,
             json,
         } => count(
@@ -283,6 +287,12 @@ fn run(cli: Cli) -> Result<u8> {
                 max_memory: (max_memory as usize).saturating_mul(1 << 20),
                 pagoda,
                 spill,
+                timeout: BudgetArgs {
+                    max_memory: 1,
+                    timeout,
+                }
+                .limits()?
+                .timeout,
             },
             json,
         ),
@@ -1171,8 +1181,13 @@ fn count(
     let began = std::time::Instant::now();
     // Classes expanded so far, for the rate on the progress line.
     let seen = std::sync::atomic::AtomicU64::new(0);
+    // The last level finished, to say how far a count got when a budget stops it.
+    let last = std::sync::Mutex::new(None::<(u32, u64, u64)>);
     let result = pool.install(|| {
         pegsol::count::count_with(&problem, &options, &|l| {
+            if let Ok(mut last) = last.lock() {
+                *last = Some((l.jumps, l.classes, l.positions));
+            }
             if let Some(bar) = &bar {
                 let done =
                     seen.fetch_add(l.classes, std::sync::atomic::Ordering::Relaxed) + l.classes;
@@ -1192,8 +1207,17 @@ fn count(
     }
     let c = match result {
         Ok(c) => c,
-        Err(e @ pegsol::count::CountError::Memory { .. }) => {
+        Err(
+            e @ (pegsol::count::CountError::Memory { .. } | pegsol::count::CountError::Timeout),
+        ) => {
             println!("undecided within budget: {e}");
+            if let Some((level, classes, positions)) = last.lock().ok().and_then(|l| *l) {
+                println!(
+                    "levels 0 to {level} were finished: level {level} has {positions} positions ({classes} up to symmetry), after {:.1} s, peak memory {} MB",
+                    began.elapsed().as_secs_f64(),
+                    pegsol::count::peak_memory_mb()
+                );
+            }
             return Ok(UNDECIDED);
         }
         Err(e) => bail!("{e}"),

@@ -606,4 +606,14 @@ fn count_spills_to_disk_within_a_small_budget() {
         &["count", "triangle5", "--spill", "/nonexistent-pegsol-dir"],
         "no such directory",
     );
+    // A time budget stops at a level boundary and says how far the count got.
+    let o = pegsol(&["count", "english", "--timeout", "0.2"]);
+    assert_eq!(o.status.code(), Some(3));
+    let text = stdout(&o);
+    assert!(text.contains("the time budget ran out"), "{text}");
+    assert!(text.contains("were finished: level"), "{text}");
+    fails_with(
+        &["count", "english", "--timeout", "0"],
+        "--timeout must be a positive number",
+    );
 }

@@ -177,6 +177,8 @@ pub struct CountOptions {
     /// the next level on disk (the files are removed at the end). Without it, such a level
     /// ends the count with [`CountError::Memory`].
     pub spill: Option<PathBuf>,
+    /// Stop with [`CountError::Timeout`] at the first level boundary after this long.
+    pub timeout: Option<std::time::Duration>,
 }
 
 impl Default for CountOptions {
@@ -185,6 +187,7 @@ impl Default for CountOptions {
             max_memory: usize::MAX,
             pagoda: false,
             spill: None,
+            timeout: None,
         }
     }
 }
@@ -203,7 +206,7 @@ pub fn count_with(
         cut.as_ref(),
         options.max_memory,
         options.spill.as_deref(),
-        None,
+        options.timeout.map(|t| Instant::now() + t),
         progress,
     )
     .map(|(c, _)| c)
@@ -233,7 +236,7 @@ pub fn count_pruned(
         &CountOptions {
             max_memory,
             pagoda: true,
-            spill: None,
+            ..CountOptions::default()
         },
         progress,
     )
@@ -1068,8 +1071,8 @@ mod tests {
                 &p,
                 &CountOptions {
                     max_memory: 1 << 16,
-                    pagoda: false,
                     spill: Some(std::env::temp_dir()),
+                    ..CountOptions::default()
                 },
                 &|_| {},
             )
