@@ -76,7 +76,8 @@ enum Command {
         /// Memory budget for the stored levels, in MB.
         #[arg(long, default_value_t = 8192, value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
         max_memory: u64,
-        /// Time budget in seconds: stop at the first level boundary after it (exit 3).
+        /// Time budget in seconds: stop at the first level boundary (or slice of a spilled
+        /// level) after it (exit 3).
         #[arg(long)]
         timeout: Option<f64>,
         /// Spill to this directory when a level's children would not fit in --max-memory

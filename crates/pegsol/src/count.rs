@@ -177,7 +177,8 @@ pub struct CountOptions {
     /// the next level on disk (the files are removed at the end). Without it, such a level
     /// ends the count with [`CountError::Memory`].
     pub spill: Option<PathBuf>,
-    /// Stop with [`CountError::Timeout`] at the first level boundary after this long.
+    /// Stop with [`CountError::Timeout`] at the first level boundary (or slice of a spilled
+    /// level) after this long.
     pub timeout: Option<std::time::Duration>,
 }
 
@@ -453,7 +454,8 @@ fn expand(
 }
 
 /// [`count`], also returning the winning representatives of every level, and stopping with
-/// [`CountError::Timeout`] at the first level boundary after `deadline`. With `spill`, a level
+/// [`CountError::Timeout`] at the first level boundary (or slice of a spilled level) after
+/// `deadline`. With `spill`, a level
 /// whose children would not fit in `max_memory` is expanded in slices whose sorted runs go to
 /// files there, merged into the next level on disk (external-memory breadth-first search).
 pub(crate) fn analyse(
@@ -529,6 +531,10 @@ pub(crate) fn analyse(
         let mut runs: Vec<Expanded> = Vec::new();
         let mut run_files: Vec<PathBuf> = Vec::new();
         current.for_each_slice(slice, |ks, cs| {
+            // A spilled level can take long: the budget is checked between its slices too.
+            if deadline.is_some_and(|d| Instant::now() > d) {
+                return Err(CountError::Timeout);
+            }
             positions += ks.par_iter().map(|&k| orbit(k)).sum::<u64>();
             for (k, &c) in ks.iter().zip(cs) {
                 paths = paths.checked_add(c).ok_or(CountError::Overflow)?;
