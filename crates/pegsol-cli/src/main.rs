@@ -190,18 +190,21 @@ struct BudgetArgs {
 
 impl BudgetArgs {
     fn limits(&self) -> Result<Limits> {
-        let timeout = match self.timeout {
-            Some(s) if !(s.is_finite() && s > 0.0) => {
-                bail!("--timeout must be a positive number of seconds, got {s}")
-            }
-            Some(s) => Some(Duration::from_secs_f64(s.min(1e9))),
-            None => None,
-        };
         Ok(Limits {
             max_memory: (self.max_memory as usize).saturating_mul(1 << 20),
-            timeout,
+            timeout: timeout_of(self.timeout)?,
             ..Limits::default()
         })
+    }
+}
+
+/// A `--timeout` in seconds, checked.
+fn timeout_of(seconds: Option<f64>) -> Result<Option<Duration>> {
+    match seconds {
+        Some(s) if !(s.is_finite() && s > 0.0) => {
+            bail!("--timeout must be a positive number of seconds, got {s}")
+        }
+        s => Ok(s.map(|s| Duration::from_secs_f64(s.min(1e9)))),
     }
 }
 
@@ -288,12 +291,7 @@ fn run(cli: Cli) -> Result<u8> {
                 max_memory: (max_memory as usize).saturating_mul(1 << 20),
                 pagoda,
                 spill,
-                timeout: BudgetArgs {
-                    max_memory: 1,
-                    timeout,
-                }
-                .limits()?
-                .timeout,
+                timeout: timeout_of(timeout)?,
             },
             json,
         ),
@@ -496,12 +494,7 @@ fn class_line(board: &Board, start: Bits) -> String {
 
 fn army(row: u32, timeout: Option<f64>, json: bool) -> Result<u8> {
     use pegsol::army::{smallest_army, ArmyError, Cell};
-    let timeout = match timeout {
-        Some(s) if !(s.is_finite() && s > 0.0) => {
-            bail!("--timeout must be a positive number of seconds, got {s}")
-        }
-        s => s.map(|s| Duration::from_secs_f64(s.min(1e9))),
-    };
+    let timeout = timeout_of(timeout)?;
     let started = std::time::Instant::now();
     let bar = spinner(&format!("searching armies for row {row}"));
     let result = smallest_army(row, timeout);

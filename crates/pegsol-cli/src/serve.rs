@@ -190,15 +190,13 @@ fn parse_request(body: &[u8]) -> Result<Request, String> {
             board.holes().minus(empty)
         }
     };
+    // The same finishes as the CLI's --finish: labels, "any" or "any:N".
     let finish = match obj.get("finish") {
-        None | Some(Value::Null) => Problem::default_finish(&board, start),
-        Some(Value::String(s)) if s.trim().eq_ignore_ascii_case("any") => Finish::AnyOne,
-        Some(v) => Finish::Holes(
-            board
-                .hole_set(&labels(v, "finish")?)
-                .map_err(|e| format!("finish: {e}"))?,
-        ),
+        None | Some(Value::Null) => None,
+        Some(v) => Some(labels(v, "finish")?),
     };
+    let finish = crate::finish_of(&board, start, finish.as_deref())
+        .map_err(|e| format!("finish: {}", e.root_cause()))?;
     let timeout = match obj.get("timeout") {
         None | Some(Value::Null) => None,
         Some(t) => Some(

@@ -119,6 +119,10 @@ fn every_endpoint_answers_like_the_cli() {
     let (_, v) = server.post("/api/solve", r#"{"board": "french", "finish": "any"}"#);
     assert_eq!(v["status"], "impossible");
     assert_eq!(v["reason"], "position class");
+    // The CLI's finishes: two pegs anywhere.
+    let (_, v) = server.post("/api/solve", r#"{"board": "french", "finish": "any:2"}"#);
+    assert_eq!(v["status"], "solved");
+    assert_eq!(v["final"].as_array().unwrap().len(), 2);
 
     // A board as ASCII art, on the triangular lattice.
     let art = r#"{"board": "lattice: triangular\n.\noo\nooo\noooo\nooooo\n", "finish": "any"}"#;

@@ -469,11 +469,7 @@ pub(crate) fn analyse(
 ) -> Result<(Count, Winners), CountError> {
     let board = problem.board();
     let targets = problem.targets();
-    let jumps: Vec<(u64, u64, u64)> = board
-        .jumps()
-        .iter()
-        .map(|j| (j.needs().raw(), j.to().bit().raw(), j.holes().raw()))
-        .collect();
+    let jumps = jump_masks(board);
     let moves = Moves::new(board);
     let goal = targets.first().map_or(1, |t| t.count());
     let is_target: Vec<u64> = {
@@ -617,16 +613,7 @@ pub(crate) fn analyse(
             t.sort_unstable_by_key(|&k| rank(k));
             t
         } else {
-            let (canon, jumps) = (&canon, &jumps);
-            winners
-                .par_iter()
-                .flat_map_iter(|&w| {
-                    jumps
-                        .iter()
-                        .filter(move |&&(needs, to, _)| w & to != 0 && w & needs == 0)
-                        .map(move |&(_, _, holes)| canon.canonical(Bits(w ^ holes)).raw())
-                })
-                .collect()
+            parents_of(&winners, &jumps, canon)
         };
         candidates.par_sort_unstable_by_key(|&k| rank(k));
         candidates.dedup();
@@ -734,17 +721,9 @@ fn meet(
         .filter(|&k| wins(k, middle))
         .collect();
     // Towards the start: parents of winners that are reachable.
+    let jumps = jump_masks(board);
     for depth in (0..middle).rev() {
-        let mut parents: Vec<u64> = winners[depth + 1]
-            .par_iter()
-            .flat_map_iter(|&w| {
-                board
-                    .jumps()
-                    .iter()
-                    .filter(move |j| w & j.to().bit().raw() != 0 && w & j.needs().raw() == 0)
-                    .map(move |j| canon.canonical(Bits(w ^ j.holes().raw())).raw())
-            })
-            .collect();
+        let mut parents = parents_of(&winners[depth + 1], &jumps, canon);
         parents.par_sort_unstable_by_key(|&k| rank(k));
         parents.dedup();
         winners[depth] = intersect_sorted(&parents, &forward[depth]);
@@ -770,6 +749,29 @@ fn meet(
             .collect();
     }
     Ok(winners)
+}
+
+/// Every jump as (holes that must hold pegs, landing hole, all three holes) bit masks.
+fn jump_masks(board: &crate::board::Board) -> Vec<(u64, u64, u64)> {
+    board
+        .jumps()
+        .iter()
+        .map(|j| (j.needs().raw(), j.to().bit().raw(), j.holes().raw()))
+        .collect()
+}
+
+/// The canonical parents of `winners`: every position one jump before one of them (undoing a
+/// jump: its landing hole full, the other two empty), with repeats.
+fn parents_of(winners: &[u64], jumps: &[(u64, u64, u64)], canon: &Canonicalizer) -> Vec<u64> {
+    winners
+        .par_iter()
+        .flat_map_iter(|&w| {
+            jumps
+                .iter()
+                .filter(move |&&(needs, to, _)| w & to != 0 && w & needs == 0)
+                .map(move |&(_, _, holes)| canon.canonical(Bits(w ^ holes)).raw())
+        })
+        .collect()
 }
 
 /// The representatives of levels `0..=depth` from one start, each in [`rank`] order.
