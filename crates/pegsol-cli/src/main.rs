@@ -319,6 +319,13 @@ fn load_board(name: &str) -> Result<Board> {
     Ok(Board::builtin(name)?)
 }
 
+/// The board, starting pegs and finish of a problem from the command line.
+fn load_problem(setup: &Setup, finish: Option<&str>) -> Result<(Board, Bits, Finish)> {
+    let (board, start) = load_setup(setup)?;
+    let finish = finish_of(&board, start, finish)?;
+    Ok((board, start, finish))
+}
+
 /// The board and starting pegs from a setup.
 fn load_setup(setup: &Setup) -> Result<(Board, Bits)> {
     let board = load_board(&setup.board)?;
@@ -596,8 +603,7 @@ fn solve(
     svg: Option<&Path>,
     json: bool,
 ) -> Result<u8> {
-    let (board, start) = load_setup(setup)?;
-    let finish = finish_of(&board, start, finish)?;
+    let (board, start, finish) = load_problem(setup, finish)?;
     let problem = Problem::new(&board, start, finish)?;
     let limits = budget.limits()?;
     let bar = spinner("solving");
@@ -620,7 +626,6 @@ fn solve(
         print_json(&v);
         return Ok(code);
     }
-    let empty = board.holes().minus(start);
     let jumps: &[Jump] = match &report.outcome {
         Outcome::Solved { jumps, .. } => jumps,
         _ => &[],
@@ -630,14 +635,7 @@ fn solve(
         .map(|&j| notation::jump_text(&board, j))
         .collect();
     let moves = notation::move_texts(&board, jumps);
-    println!(
-        "board {} ({} holes, {} lattice), empty: {}, finish: {}",
-        board.name(),
-        board.hole_count(),
-        board.lattice(),
-        notation::set_text(&board, empty),
-        finish_text(&board, finish)
-    );
+    println!("{}", problem_line(&board, start, finish));
     println!("{}", class_line(&board, start));
     match &report.outcome {
         Outcome::Solved { jumps, finish } => {
@@ -675,8 +673,7 @@ fn fewest(
     json: bool,
 ) -> Result<u8> {
     use pegsol::fewest::{fewest_moves, move_count, MovesOutcome};
-    let (board, start) = load_setup(setup)?;
-    let finish = finish_of(&board, start, finish)?;
+    let (board, start, finish) = load_problem(setup, finish)?;
     let problem = Problem::new(&board, start, finish)?;
     let limits = budget.limits()?;
     let bar = spinner("searching for the fewest moves");
@@ -701,45 +698,36 @@ fn fewest(
     let optimal = matches!(report.outcome, MovesOutcome::Optimal(_));
     let jumps: &[Jump] = best.map_or(&[], |s| &s.jumps);
     let moves = notation::move_texts(&board, jumps);
-    let empty = board.holes().minus(start);
     if json {
         let move_list: Vec<Vec<String>> = notation::moves(jumps)
             .iter()
             .map(|mv| mv.iter().map(|&h| board.label(h)).collect())
             .collect();
-        let v = json!({
-            "board": board.name(),
-            "holes": board.hole_count(),
-            "lattice": board.lattice().name(),
-            "empty": board.labels(empty),
-            "finish": finish_json(&board, finish),
-            "status": status,
-            "reason": match &report.outcome {
-                MovesOutcome::Impossible(r) => json!(r.to_string()),
-                MovesOutcome::Undecided { budget, .. } => json!(format!("{budget} budget")),
-                MovesOutcome::Optimal(_) => Value::Null,
-            },
-            "moves": best.map(|s| s.moves),
-            "optimal": optimal,
-            "lower_bound": report.lower_bound,
-            "move_list": move_list,
-            "moves_text": moves,
-            "jumps": jumps.iter().map(|&j| notation::jump_text(&board, j)).collect::<Vec<_>>(),
-            "final": best.map(|s| board.labels(s.finish)),
-            "winning_classes": report.winning_classes,
-            "millis": report.millis,
-        });
+        let mut v = problem_json(&board, start, finish);
+        merge_json(
+            &mut v,
+            json!({
+                "status": status,
+                "reason": match &report.outcome {
+                    MovesOutcome::Impossible(r) => json!(r.to_string()),
+                    MovesOutcome::Undecided { budget, .. } => json!(format!("{budget} budget")),
+                    MovesOutcome::Optimal(_) => Value::Null,
+                },
+                "moves": best.map(|s| s.moves),
+                "optimal": optimal,
+                "lower_bound": report.lower_bound,
+                "move_list": move_list,
+                "moves_text": moves,
+                "jumps": jumps.iter().map(|&j| notation::jump_text(&board, j)).collect::<Vec<_>>(),
+                "final": best.map(|s| board.labels(s.finish)),
+                "winning_classes": report.winning_classes,
+                "millis": report.millis,
+            }),
+        );
         print_json(&v);
         return Ok(code);
     }
-    println!(
-        "board {} ({} holes, {} lattice), empty: {}, finish: {}",
-        board.name(),
-        board.hole_count(),
-        board.lattice(),
-        notation::set_text(&board, empty),
-        finish_text(&board, finish)
-    );
+    println!("{}", problem_line(&board, start, finish));
     match &report.outcome {
         MovesOutcome::Optimal(s) => println!(
             "fewest moves: {} ({} jumps), proven optimal: every line of play through the {} winning positions (up to symmetry) was searched",
@@ -784,7 +772,6 @@ pub(crate) fn solve_value(
     finish: Finish,
     report: &pegsol::Report,
 ) -> Result<(Value, u8)> {
-    let empty = board.holes().minus(start);
     let (status, code) = match &report.outcome {
         Outcome::Solved { jumps, finish } => {
             checked(board, start, jumps, *finish)?;
@@ -802,29 +789,58 @@ pub(crate) fn solve_value(
         .map(|&j| notation::jump_text(board, j))
         .collect();
     let moves = notation::move_texts(board, jumps);
-    let mut v = json!({
-        "board": board.name(),
-        "holes": board.hole_count(),
-        "lattice": board.lattice().name(),
-        "empty": board.labels(empty),
-        "finish": finish_json(board, finish),
-        "status": status,
-        "reason": match &report.outcome {
-            Outcome::Impossible(r) => json!(r.to_string()),
-            Outcome::Undecided(b) => json!(format!("{b} budget")),
-            Outcome::Solved { .. } => Value::Null,
-        },
-        "class": board.classes().class_text(start),
-        "classes": board.classes().count(),
-        "jumps": jump_texts,
-        "moves": moves.len(),
-        "move_list": moves,
-        "stats": stats_json(&report.stats),
-    });
+    let mut v = problem_json(board, start, finish);
+    merge_json(
+        &mut v,
+        json!({
+            "status": status,
+            "reason": match &report.outcome {
+                Outcome::Impossible(r) => json!(r.to_string()),
+                Outcome::Undecided(b) => json!(format!("{b} budget")),
+                Outcome::Solved { .. } => Value::Null,
+            },
+            "class": board.classes().class_text(start),
+            "classes": board.classes().count(),
+            "jumps": jump_texts,
+            "moves": moves.len(),
+            "move_list": moves,
+            "stats": stats_json(&report.stats),
+        }),
+    );
     if let Outcome::Solved { finish, .. } = &report.outcome {
         v["final"] = json!(board.labels(*finish));
     }
     Ok((v, code))
+}
+
+/// The problem itself, as every answer about it starts in JSON.
+fn problem_json(board: &Board, start: Bits, finish: Finish) -> Value {
+    json!({
+        "board": board.name(),
+        "holes": board.hole_count(),
+        "lattice": board.lattice().name(),
+        "empty": board.labels(board.holes().minus(start)),
+        "finish": finish_json(board, finish),
+    })
+}
+
+/// Adds the fields of the object `more` to the object `v`.
+fn merge_json(v: &mut Value, more: Value) {
+    if let (Value::Object(v), Value::Object(more)) = (v, more) {
+        v.extend(more);
+    }
+}
+
+/// The problem itself, as every text answer about it starts.
+fn problem_line(board: &Board, start: Bits, finish: Finish) -> String {
+    format!(
+        "board {} ({} holes, {} lattice), empty: {}, finish: {}",
+        board.name(),
+        board.hole_count(),
+        board.lattice(),
+        notation::set_text(board, board.holes().minus(start)),
+        finish_text(board, finish)
+    )
 }
 
 fn explain(board: &Board, start: Bits, finish: Finish, reason: pegsol::Reason) -> String {
@@ -1163,8 +1179,7 @@ fn count(
             );
         }
     }
-    let (board, start) = load_setup(setup)?;
-    let finish = finish_of(&board, start, finish)?;
+    let (board, start, finish) = load_problem(setup, finish)?;
     let problem = Problem::new(&board, start, finish)?;
     let threads = threads.unwrap_or_else(rayon::current_num_threads).max(1);
     let pool = rayon::ThreadPoolBuilder::new()
@@ -1450,8 +1465,7 @@ pub(crate) fn check_value(
 
 fn check(setup: &Setup, finish: Option<&str>, pagoda_file: Option<&str>, json: bool) -> Result<u8> {
     use pegsol::check::Certificate;
-    let (board, start) = load_setup(setup)?;
-    let finish = finish_of(&board, start, finish)?;
+    let (board, start, finish) = load_problem(setup, finish)?;
     let problem = Problem::new(&board, start, finish)?;
     let targets = problem.targets();
     if let Some(path) = pagoda_file {
