@@ -14,8 +14,39 @@ use indicatif::{ProgressBar, ProgressStyle};
 use pegsol::{notation, Bits, Board, Finish, Jump, Limits, Outcome, Problem, Stats};
 use serde_json::{json, Value};
 
+/// Writes to standard output like the standard macro, but a reader that went away (`| head`)
+/// ends the program quietly with success instead of a panic, and any other write error is
+/// reported with exit code 2.
+macro_rules! print {
+    ($($arg:tt)*) => {
+        $crate::stdout_write(format_args!($($arg)*))
+    };
+}
+
+/// [`print!`] with a newline.
+macro_rules! println {
+    () => {
+        print!("\n")
+    };
+    ($($arg:tt)*) => {{
+        print!("{}\n", format_args!($($arg)*))
+    }};
+}
+
 mod serve;
 mod svg;
+
+/// The body of [`print!`].
+fn stdout_write(args: std::fmt::Arguments<'_>) {
+    use std::io::Write;
+    if let Err(e) = std::io::stdout().lock().write_fmt(args) {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        eprintln!("error: cannot write to standard output: {e}");
+        std::process::exit(i32::from(BAD_INPUT));
+    }
+}
 
 #[derive(Parser)]
 #[command(name = "pegsol", version, about = "Peg solitaire solver and toolkit")]
@@ -49,6 +80,24 @@ enum Command {
         /// prove that none is shorter.
         #[arg(long)]
         fewest_moves: bool,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// The fewest moves over many problems at once, proved by meeting in the middle: by default
+    /// every start with one hole empty and every finish with one peg (the basic game; OEIS
+    /// A127500 on triangles).
+    Shortest {
+        /// A built-in board name (see `pegsol boards`) or the path of a board file.
+        board: String,
+        /// Holes that start empty, e.g. a1 (one start). Default: every single vacancy.
+        #[arg(long)]
+        empty: Option<String>,
+        /// Holes that must hold the final pegs, or `any` / `any:N`. Default: `any`.
+        #[arg(long)]
+        finish: Option<String>,
+        #[command(flatten)]
+        budget: BudgetArgs,
         /// Print one JSON object.
         #[arg(long)]
         json: bool,
@@ -255,6 +304,13 @@ fn run(cli: Cli) -> Result<u8> {
             ..
         } => solve(&setup, finish.as_deref(), &budget, svg.as_deref(), json),
         Command::Army { row, timeout, json } => army(row, timeout, json),
+        Command::Shortest {
+            board,
+            empty,
+            finish,
+            budget,
+            json,
+        } => shortest(&board, empty.as_deref(), finish.as_deref(), &budget, json),
         Command::Serve { addr, budget } => {
             if !(budget.is_finite() && budget > 0.0 && budget <= 3600.0) {
                 bail!("--budget must be between 0 and 3600 seconds, got {budget}");
@@ -720,7 +776,7 @@ fn fewest(
                 "moves_text": moves,
                 "jumps": jumps.iter().map(|&j| notation::jump_text(&board, j)).collect::<Vec<_>>(),
                 "final": best.map(|s| board.labels(s.finish)),
-                "winning_classes": report.winning_classes,
+                "depths": report.meeting.map(|(a, b)| [a, b]),
                 "millis": report.millis,
             }),
         );
@@ -729,12 +785,20 @@ fn fewest(
     }
     println!("{}", problem_line(&board, start, finish));
     match &report.outcome {
-        MovesOutcome::Optimal(s) => println!(
-            "fewest moves: {} ({} jumps), proven optimal: every line of play through the {} winning positions (up to symmetry) was searched",
-            s.moves,
-            s.jumps.len(),
-            report.winning_classes
-        ),
+        MovesOutcome::Optimal(s) => match report.meeting {
+            Some((a, b)) => println!(
+                "fewest moves: {} ({} jumps), proven optimal: no position is both within {} of the start and within {} of the finish",
+                s.moves,
+                s.jumps.len(),
+                plural(a, "move"),
+                plural(b, "move"),
+            ),
+            None => println!(
+                "fewest moves: {} ({} jumps), proven optimal (corner pegs: every one needs a move of its own)",
+                s.moves,
+                s.jumps.len(),
+            ),
+        },
         MovesOutcome::Impossible(reason) => {
             println!("impossible: {}", explain(&board, start, finish, *reason));
         }
@@ -742,7 +806,7 @@ fn fewest(
             println!("{}", undecided_text(*b, &limits));
             match best {
                 Some(s) => println!(
-                    "best found: {} moves; proven lower bound: {} moves (corner pegs)",
+                    "best found: {} moves; proven lower bound: {} moves (corner pegs, and the levels searched from both ends)",
                     s.moves, report.lower_bound
                 ),
                 None => println!("no solution found; proven lower bound: {} moves", report.lower_bound),
@@ -750,18 +814,177 @@ fn fewest(
         }
     }
     if let Some(s) = best {
-        for (i, m) in moves.iter().enumerate() {
-            print!("{:>3}. {:<14}", i + 1, m);
-            if (i + 1) % 5 == 0 || i + 1 == moves.len() {
-                println!();
-            }
-        }
+        print_moves(&moves);
         println!(
             "final position (replayed and checked):\n{}",
             board.draw(s.finish)
         );
     }
     println!("{} ms", report.millis);
+    Ok(code)
+}
+
+/// Numbered moves, five to a line.
+fn print_moves(moves: &[String]) {
+    for (row, chunk) in moves.chunks(5).enumerate() {
+        let line: Vec<String> = chunk
+            .iter()
+            .enumerate()
+            .map(|(i, m)| format!("{:>3}. {m:<14}", row * 5 + i + 1))
+            .collect();
+        println!("{}", line.concat().trim_end());
+    }
+}
+
+/// `1 move`, `2 moves`.
+fn plural(n: u32, word: &str) -> String {
+    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
+}
+
+/// `pegsol shortest`: the fewest moves from any of the starts to the finish.
+fn shortest(
+    name: &str,
+    empty: Option<&str>,
+    finish: Option<&str>,
+    budget: &BudgetArgs,
+    json: bool,
+) -> Result<u8> {
+    use pegsol::fewest::{fewest_moves_meeting_with, move_count, single_vacancies, MeetOutcome};
+    let board = load_board(name)?;
+    let starts = match empty {
+        Some(list) => vec![board
+            .holes()
+            .minus(board.hole_set(list).context("--empty")?)],
+        None => single_vacancies(&board),
+    };
+    let finish = match finish {
+        None => Finish::AnyOne,
+        Some(f) => finish_of(&board, starts[0], Some(f))?,
+    };
+    let limits = budget.limits()?;
+    let bar = spinner("searching from both ends by moves");
+    let report = fewest_moves_meeting_with(&board, &starts, finish, &limits, &|p| {
+        if let Some(bar) = &bar {
+            bar.set_message(format!(
+                "no solution within {} moves; growing the {} side to level {}: {} of {} positions; tables {} MB",
+                p.depths.0 + p.depths.1,
+                if p.growing_forward { "start" } else { "finish" },
+                if p.growing_forward { p.depths.0 + 1 } else { p.depths.1 + 1 },
+                p.done,
+                p.frontier,
+                p.table_bytes >> 20
+            ));
+        }
+    })?;
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    let (status, code, best) = match &report.outcome {
+        MeetOutcome::Optimal(s) => ("solved", 0, Some(s)),
+        MeetOutcome::Impossible => ("impossible", IMPOSSIBLE, None),
+        MeetOutcome::Undecided(_) => ("undecided", UNDECIDED, None),
+    };
+    if let Some(s) = best {
+        checked(&board, s.start, &s.jumps, s.finish)?;
+        if move_count(&s.jumps) != s.moves {
+            bail!("internal error: a solution's move count does not match its jumps");
+        }
+    }
+    let starts_text = match empty {
+        Some(list) => format!("the start with {list} empty"),
+        None => "any start with one hole empty".to_string(),
+    };
+    let jumps: &[Jump] = best.map_or(&[], |s| &s.jumps);
+    let moves = notation::move_texts(&board, jumps);
+    if json {
+        let move_list: Vec<Vec<String>> = notation::moves(jumps)
+            .iter()
+            .map(|mv| mv.iter().map(|&h| board.label(h)).collect())
+            .collect();
+        print_json(&json!({
+            "board": board.name(),
+            "holes": board.hole_count(),
+            "starts": match empty {
+                Some(_) => json!(starts.iter().map(|&s| board.labels(board.holes().minus(s))).collect::<Vec<_>>()),
+                None => json!("every single vacancy"),
+            },
+            "finish": finish_json(&board, finish),
+            "status": status,
+            "reason": match &report.outcome {
+                MeetOutcome::Undecided(b) => json!(format!("{b} budget")),
+                MeetOutcome::Impossible => json!("no start can reach a finish (position classes, or both searches ran dry)"),
+                MeetOutcome::Optimal(_) => Value::Null,
+            },
+            "moves": best.map(|s| s.moves),
+            "optimal": best.is_some(),
+            "lower_bound": report.lower_bound,
+            "empty": best.map(|s| board.labels(board.holes().minus(s.start))),
+            "final": best.map(|s| board.labels(s.finish)),
+            "jumps": jumps.iter().map(|&j| notation::jump_text(&board, j)).collect::<Vec<_>>(),
+            "move_list": move_list,
+            "moves_text": moves,
+            "forward_levels": report.forward,
+            "backward_levels": report.backward,
+            "depths": [report.depths.0, report.depths.1],
+            "symmetries": report.symmetries,
+            "peak_table_mb": report.peak_bytes >> 20,
+            "millis": report.millis,
+        }));
+        return Ok(code);
+    }
+    println!(
+        "{} ({} holes): fewest moves from {starts_text} to finish {}",
+        board.name(),
+        board.hole_count(),
+        finish_text(&board, finish)
+    );
+    match &report.outcome {
+        MeetOutcome::Optimal(s) => {
+            println!(
+                "{} moves ({} jumps), proven optimal: no position is both within {} of a start and within {} of a finish",
+                s.moves,
+                s.jumps.len(),
+                plural(report.depths.0, "move"),
+                plural(report.depths.1, "move")
+            );
+            println!(
+                "start: {} empty; finish: {}",
+                notation::set_text(&board, board.holes().minus(s.start)),
+                notation::set_text(&board, s.finish)
+            );
+        }
+        MeetOutcome::Impossible => println!(
+            "impossible: no start can reach a finish (position classes, or both searches ran dry)"
+        ),
+        MeetOutcome::Undecided(b) => {
+            println!("{}", undecided_text(*b, &limits));
+            println!(
+                "proven lower bound: {} moves (no position is both within {} of a start and within {} of a finish)",
+                report.lower_bound,
+                plural(report.depths.0, "move"),
+                plural(report.depths.1, "move")
+            );
+        }
+    }
+    if let Some(s) = best {
+        print_moves(&moves);
+        println!(
+            "final position (replayed and checked):\n{}",
+            board.draw(s.finish)
+        );
+    }
+    let line = |v: &[u64]| v.iter().map(u64::to_string).collect::<Vec<_>>().join(" ");
+    println!(
+        "positions up to {} symmetries, by moves from the starts: {}",
+        report.symmetries,
+        line(&report.forward)
+    );
+    println!("by moves to a finish: {}", line(&report.backward));
+    println!(
+        "{} ms, level tables {} MB",
+        report.millis,
+        report.peak_bytes >> 20
+    );
     Ok(code)
 }
 

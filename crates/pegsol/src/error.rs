@@ -100,6 +100,12 @@ pub enum Error {
         /// Pegs at the start.
         start: u32,
     },
+    /// A search asked for with no starting position.
+    #[error("no starting position was given; give at least one")]
+    NoStarts,
+    /// A result that failed its own independent check: a bug, never bad input.
+    #[error("internal error: {0}; please report it")]
+    Internal(&'static str),
 }
 
 /// Shorthand for results with the library's [`enum@Error`].

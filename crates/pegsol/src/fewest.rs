@@ -1,24 +1,33 @@
 //! Fewest moves: a move is one or more consecutive jumps by the same peg.
 //!
-//! # Method
+//! # Methods
 //!
 //! The number of jumps in a solution is fixed (pegs at the start minus pegs at the finish), but
 //! the number of moves is not, and a search for any solution finds far more moves than needed.
-//! The answer here is exact and its optimality is proved by exhaustion:
+//! The answer here is exact and its optimality is proved by exhaustion. Both methods begin the
+//! same way: cheap refutations (position class, pagoda functions) through [`crate::solve`],
+//! which also yields a first solution and so an upper bound, and the corner-peg lower bound (a
+//! peg on a hole that no jump passes over can only leave by jumping itself, and that jump begins
+//! a move of its own, so every such peg not allowed to stay until the end costs one move).
 //!
-//! 1. Cheap refutations first (position class, pagoda functions) through [`crate::solve`],
-//!    which also yields a first solution and so an upper bound.
-//! 2. The *winning set*: every position reachable from the start from which the finish can
+//! [`fewest_moves`] then meets in the middle ([`fewest_moves_meeting`]):
+//! breadth first by moves from the start, and by undone moves from the finish, until the two
+//! meet. It never looks further than half a solution from either end, takes many starts and
+//! finishes at once (the basic game of a board is one search), and when a budget runs out the
+//! levels it completed are still a proven lower bound.
+//!
+//! [`fewest_moves_by_winning_set`] is the older, exhaustive method, kept because it also counts
+//! the winning positions (checked against published figures) and as a cross-check:
+//!
+//! 1. The *winning set*: every position reachable from the start from which the finish can
 //!    still be reached, level by level up to the symmetries fixing start and finish. When the
 //!    finish is one position it is found from both ends (`count::winners_meeting`): forward
 //!    levels to the middle, and forward levels of the dual game (start: the finish's
 //!    complement) to the middle from the other side, since a position can reach the finish
-//!    exactly when its complement is reachable in the dual game. Only about half of each tree
-//!    is enumerated, or half of one tree when the problem is its own dual. Otherwise (a finish
-//!    of one peg anywhere) it comes from the forward enumeration and backward pass of
-//!    [`crate::count`]. Every optimal solution lies in this set, so nothing outside it is
-//!    ever looked at.
-//! 3. A shortest-path computation over that set, whose states are a position and the hole
+//!    exactly when its complement is reachable in the dual game. Otherwise (a finish of one
+//!    peg anywhere) it comes from the forward enumeration and backward pass of
+//!    [`crate::count`]. Every optimal solution lies in this set.
+//! 2. A shortest-path computation over that set, whose states are a position and the hole
 //!    where the last jump landed. Continuing with that peg costs nothing; any other jump starts
 //!    a new move and costs one. With `M(p)` the fewest moves still needed from `p` when the
 //!    next jump starts a move, and `G(p, h)` the same when the peg on `h` may continue,
@@ -35,11 +44,9 @@
 //!    `M(start) + 1` moves; a solution is rebuilt forward by choosing, at every step, a jump
 //!    that keeps the remaining count exact.
 //!
-//! Every solution is replayed by the independent checker and its moves recounted before it is
-//! returned. When the time or memory budget runs out first, the answer is the first solution's
-//! move count as an upper bound and a lower bound from *corner pegs*: a peg on a hole that no
-//! jump passes over can only leave by jumping itself, and that jump begins a move of its own,
-//! so every such peg not allowed to stay until the end costs one move.
+//! Every solution either method returns is replayed by the independent checker and its moves
+//! recounted first. When the time or memory budget runs out, the answer is the first
+//! solution's move count as an upper bound with the best proven lower bound.
 
 use std::time::Instant;
 
@@ -51,6 +58,11 @@ use crate::jumps::Jump;
 use crate::replay::replay;
 use crate::search::{solve, Budget, Finish, Limits, Outcome, Problem, Reason};
 use crate::symmetry::Canonicalizer;
+
+pub use crate::meet::{
+    fewest_moves_meeting, fewest_moves_meeting_with, single_vacancies, MeetOutcome, MeetProgress,
+    MeetReport, MeetSolution,
+};
 
 /// A solution with its move count, replayed and recounted.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -86,8 +98,12 @@ pub struct MovesReport {
     pub outcome: MovesOutcome,
     /// A proven lower bound on the moves of any solution (the optimum when proved).
     pub lower_bound: u32,
-    /// Winning representatives searched (0 when the exhaustive stage did not run to the end).
+    /// Winning representatives searched by [`fewest_moves_by_winning_set`] (0 for
+    /// [`fewest_moves`], or when the exhaustive stage did not run to the end).
     pub winning_classes: u64,
+    /// For [`fewest_moves`]: the levels `(a, b)` the meeting completed, proving that no
+    /// position within `a` moves of the start is within `b` moves of the finish.
+    pub meeting: Option<(u32, u32)>,
     /// Wall-clock milliseconds.
     pub millis: u64,
 }
@@ -127,7 +143,7 @@ pub fn corner_bound(problem: &Problem) -> u32 {
 }
 
 /// Finds a solution with the fewest moves within `limits` (time and memory), and proves that
-/// none is shorter.
+/// none is shorter by meeting in the middle ([`fewest_moves_meeting`]).
 ///
 /// ```
 /// use pegsol::{Board, Problem, fewest::{fewest_moves, MovesOutcome}, Limits};
@@ -141,19 +157,71 @@ pub fn corner_bound(problem: &Problem) -> u32 {
 #[must_use]
 pub fn fewest_moves(problem: &Problem, limits: &Limits) -> MovesReport {
     let started = Instant::now();
-    let deadline = limits.timeout.map(|t| started + t);
-    let lower = corner_bound(problem);
-    let report = |outcome, lower_bound, winning_classes| MovesReport {
+    let (best, lower) = match first_solution(problem, limits, started) {
+        Ok(found) => found,
+        Err(done) => return done,
+    };
+    let report = |outcome, lower_bound, meeting| MovesReport {
         outcome,
         lower_bound,
-        winning_classes,
+        winning_classes: 0,
+        meeting,
+        millis: started.elapsed().as_millis() as u64,
+    };
+    let rest = Limits {
+        timeout: limits.timeout.map(|t| t.saturating_sub(started.elapsed())),
+        ..limits.clone()
+    };
+    let undecided = |budget| MovesOutcome::Undecided {
+        budget,
+        best: Some(best.clone()),
+    };
+    match fewest_moves_meeting(problem.board(), &[problem.start()], problem.finish(), &rest) {
+        Ok(r) => match r.outcome {
+            MeetOutcome::Optimal(s) => {
+                let found = MoveSolution {
+                    jumps: s.jumps,
+                    moves: s.moves,
+                    finish: s.finish,
+                };
+                report(MovesOutcome::Optimal(found), s.moves, Some(r.depths))
+            }
+            MeetOutcome::Undecided(budget) => {
+                report(undecided(budget), lower.max(r.lower_bound), None)
+            }
+            // The first search found a solution, so this is a bug: no proof rather than a
+            // wrong answer.
+            MeetOutcome::Impossible => report(undecided(Budget::Time), lower, None),
+        },
+        // The problem was checked by `solve` above, so an error here is an internal one
+        // (a failed replay): no proof rather than a wrong answer.
+        Err(_) => report(undecided(Budget::Time), lower, None),
+    }
+}
+
+/// The cheap stages shared by both methods: a refutation or a first solution (the upper
+/// bound) from [`solve`], and the corner-peg lower bound; `Err` is already the answer.
+fn first_solution(
+    problem: &Problem,
+    limits: &Limits,
+    started: Instant,
+) -> Result<(MoveSolution, u32), MovesReport> {
+    let lower = corner_bound(problem);
+    let report = |outcome, lower_bound| MovesReport {
+        outcome,
+        lower_bound,
+        winning_classes: 0,
+        meeting: None,
         millis: started.elapsed().as_millis() as u64,
     };
     let first = solve(problem, limits);
     let best = match first.outcome {
-        Outcome::Impossible(r) => return report(MovesOutcome::Impossible(r), 0, 0),
+        Outcome::Impossible(r) => return Err(report(MovesOutcome::Impossible(r), 0)),
         Outcome::Undecided(budget) => {
-            return report(MovesOutcome::Undecided { budget, best: None }, lower, 0)
+            return Err(report(
+                MovesOutcome::Undecided { budget, best: None },
+                lower,
+            ))
         }
         Outcome::Solved { jumps, finish } => MoveSolution {
             moves: move_count(&jumps),
@@ -161,13 +229,34 @@ pub fn fewest_moves(problem: &Problem, limits: &Limits) -> MovesReport {
             finish,
         },
     };
+    if best.moves == lower {
+        return Err(report(MovesOutcome::Optimal(best), lower));
+    }
+    Ok((best, lower))
+}
+
+/// [`fewest_moves`] by the other method: the shortest-path pass over the whole winning set
+/// (see the module docs). Slower and larger than the meeting, but it also reports how many
+/// winning positions there are, which the golden tests check against published counts.
+#[must_use]
+pub fn fewest_moves_by_winning_set(problem: &Problem, limits: &Limits) -> MovesReport {
+    let started = Instant::now();
+    let deadline = limits.timeout.map(|t| started + t);
+    let (best, lower) = match first_solution(problem, limits, started) {
+        Ok(found) => found,
+        Err(done) => return done,
+    };
+    let report = |outcome, lower_bound, winning_classes| MovesReport {
+        outcome,
+        lower_bound,
+        winning_classes,
+        meeting: None,
+        millis: started.elapsed().as_millis() as u64,
+    };
     let undecided = |budget| MovesOutcome::Undecided {
         budget,
         best: Some(best.clone()),
     };
-    if best.moves == lower {
-        return report(MovesOutcome::Optimal(best.clone()), lower, 0);
-    }
     let canon = group_of(problem);
     // From both ends when the finish is one position; else the forward count's winners.
     let found =
@@ -454,15 +543,18 @@ mod tests {
         let start = board.holes().minus(board.hole_set(empty).unwrap());
         let problem = Problem::new(&board, start, finish).unwrap();
         let expected = brute(&board, start, &problem.targets());
-        let report = fewest_moves(&problem, &Limits::default());
-        match report.outcome {
-            MovesOutcome::Optimal(s) => {
-                assert_eq!(Some(s.moves), expected, "{name} {empty}");
-                assert_eq!(report.lower_bound, s.moves);
-                assert!(corner_bound(&problem) <= s.moves);
+        for method in [fewest_moves, fewest_moves_by_winning_set] {
+            let report = method(&problem, &Limits::default());
+            match report.outcome {
+                MovesOutcome::Optimal(s) => {
+                    assert_eq!(Some(s.moves), expected, "{name} {empty}");
+                    assert_eq!(report.lower_bound, s.moves);
+                    assert!(corner_bound(&problem) <= s.moves);
+                    assert_eq!(move_count(&s.jumps), s.moves);
+                }
+                MovesOutcome::Impossible(_) => assert_eq!(expected, None, "{name} {empty}"),
+                other => panic!("{other:?}"),
             }
-            MovesOutcome::Impossible(_) => assert_eq!(expected, None, "{name} {empty}"),
-            other => panic!("{other:?}"),
         }
     }
 

@@ -39,6 +39,7 @@ mod error;
 pub mod fewest;
 mod jumps;
 mod lattice;
+mod meet;
 pub mod notation;
 pub mod one_dimensional;
 mod pagoda;

@@ -1,7 +1,10 @@
 //! Fewest-move solutions against published figures (golden data in
 //! `tests/data/fewest_moves.json`, with sources), each solution replayed and its moves recounted.
 
-use pegsol::fewest::{fewest_moves, move_count, MovesOutcome};
+use pegsol::fewest::{
+    fewest_moves, fewest_moves_by_winning_set, fewest_moves_meeting, move_count, single_vacancies,
+    MeetOutcome, MovesOutcome,
+};
 use pegsol::{replay, Board, Finish, Limits, Problem};
 use serde_json::Value;
 
@@ -9,15 +12,25 @@ fn golden() -> Value {
     serde_json::from_str(include_str!("data/fewest_moves.json")).unwrap()
 }
 
-/// The proven optimum of one problem, after replaying the solution independently.
+/// The proven optimum of one problem (by meeting in the middle), after replaying the solution
+/// independently.
 fn optimum(board: &Board, start: pegsol::Bits, finish: Finish) -> Option<u32> {
-    optimum_and_searched(board, start, finish).0
+    checked_optimum(board, start, finish, fewest_moves).0
 }
 
-/// [`optimum`] and the number of winning classes the proof searched.
+/// The optimum by the winning-set method, and the number of winning classes its proof searched.
 fn optimum_and_searched(board: &Board, start: pegsol::Bits, finish: Finish) -> (Option<u32>, u64) {
+    checked_optimum(board, start, finish, fewest_moves_by_winning_set)
+}
+
+fn checked_optimum(
+    board: &Board,
+    start: pegsol::Bits,
+    finish: Finish,
+    method: fn(&Problem, &Limits) -> pegsol::fewest::MovesReport,
+) -> (Option<u32>, u64) {
     let problem = Problem::new(board, start, finish).unwrap();
-    let report = fewest_moves(&problem, &Limits::default());
+    let report = method(&problem, &Limits::default());
     let searched = report.winning_classes;
     let moves = match report.outcome {
         MovesOutcome::Optimal(s) => {
@@ -60,6 +73,54 @@ fn triangles_of_side_4_to_6_match_a127500() {
     assert_eq!(checked, 3);
 }
 
+/// The same sequence by meeting in the middle, the basic game as one search (every single
+/// vacancy to one peg anywhere): sides 4 to 7 here, side 8 in the ignored test below.
+fn basic_game(side: u64, max_memory: usize) -> u32 {
+    let board = Board::builtin(&format!("triangle:{side}")).unwrap();
+    let starts = single_vacancies(&board);
+    let limits = Limits {
+        max_memory,
+        ..Limits::default()
+    };
+    let report = fewest_moves_meeting(&board, &starts, Finish::AnyOne, &limits).unwrap();
+    let MeetOutcome::Optimal(s) = report.outcome else {
+        panic!("side {side}: {:?}", report.outcome)
+    };
+    // Replayed here too, independently of the library's own check.
+    let end = replay(&board, s.start, &s.jumps).unwrap();
+    assert_eq!((end.count(), s.finish), (1, end));
+    assert_eq!(s.start.count() as usize, board.hole_count() - 1);
+    assert_eq!(move_count(&s.jumps), s.moves);
+    assert_eq!(report.lower_bound, s.moves);
+    assert_eq!(report.depths.0 + report.depths.1 + 1, s.moves);
+    s.moves
+}
+
+fn a127500(side: u64) -> u32 {
+    let g = golden();
+    let t = g["triangles"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["side"].as_u64() == Some(side))
+        .unwrap();
+    t["moves"].as_u64().unwrap() as u32
+}
+
+#[test]
+fn basic_game_of_triangles_of_side_4_to_7_matches_a127500() {
+    for side in 4..=7 {
+        assert_eq!(basic_game(side, 4 << 30), a127500(side), "side {side}");
+    }
+}
+
+/// Side 8 takes minutes and several GB: `cargo test --release -p pegsol --test fewest -- --ignored`.
+#[test]
+#[ignore]
+fn basic_game_of_triangle_8_matches_a127500() {
+    assert_eq!(basic_game(8, 16 << 30), a127500(8));
+}
+
 #[test]
 fn published_problems() {
     let g = golden();
@@ -69,9 +130,12 @@ fn published_problems() {
         let start = board.holes().minus(board.hole_set(&text("empty")).unwrap());
         let finish = Finish::Holes(board.hole_set(&text("finish")).unwrap());
         let (moves, searched) = optimum_and_searched(&board, start, finish);
+        let published = Some(p["moves"].as_u64().unwrap() as u32);
+        assert_eq!(moves, published, "{}", text("board"));
+        // Both methods agree with the published figure.
         assert_eq!(
-            moves,
-            Some(p["moves"].as_u64().unwrap() as u32),
+            optimum(&board, start, finish),
+            published,
             "{}",
             text("board")
         );
