@@ -23,7 +23,7 @@ use crate::bitset::Bits;
 use crate::pagoda::Pagoda;
 use crate::search::Problem;
 use crate::spill;
-use crate::symmetry::Canonicalizer;
+use crate::symmetry::{Canonicalizer, WIDE};
 
 /// Figures for one jump level.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -369,6 +369,8 @@ struct Expanded {
     keys: Vec<u64>,
     counts: Vec<u128>,
     children: usize,
+    /// Positions the expanded representatives stand for (orbit sizes).
+    positions: u64,
     dead_ends: u64,
     games: u128,
 }
@@ -382,6 +384,7 @@ fn expand(
     moves: &Moves,
     canon: &Canonicalizer,
     cut: Option<&Cut>,
+    branching: f64,
     duplication: f64,
 ) -> Result<Expanded, CountError> {
     let orbit = |k: u64| canon.canonical_and_orbit(Bits(k)).1 as u64;
@@ -392,15 +395,19 @@ fn expand(
         .par_chunks(chunk)
         .zip(cs.par_chunks(chunk))
         .map(|(ks, cs)| {
-            let mut part = Part::new();
+            let mut part = Part::new((ks.len() as f64 * branching * 1.2) as usize / BUCKETS);
             for (&k, &c) in ks.iter().zip(cs) {
                 let mut any = false;
-                moves.for_each_jump(k, |holes| {
+                let images = canon.images(Bits(k));
+                part.positions += match &images {
+                    Some(i) => u64::from(canon.orbit_of(i, Bits(k))),
+                    None => orbit(k),
+                };
+                moves.for_each_child_of(k, images.as_ref(), canon, |holes, child| {
                     any = true;
                     if cut.is_some_and(|c| !c.keeps(k ^ holes)) {
                         return;
                     }
-                    let child = canon.canonical(Bits(k ^ holes)).raw();
                     part.buckets[bucket(child)].push(Child::new(child, c));
                 });
                 if !any {
@@ -415,10 +422,12 @@ fn expand(
         keys: Vec::new(),
         counts: Vec::new(),
         children: 0,
+        positions: 0,
         dead_ends: 0,
         games: 0,
     };
     for part in &parts {
+        out.positions += part.positions;
         out.dead_ends += part.dead_ends;
         out.games = part
             .games
@@ -470,7 +479,7 @@ pub(crate) fn analyse(
     let board = problem.board();
     let targets = problem.targets();
     let jumps = jump_masks(board);
-    let moves = Moves::new(board);
+    let moves = Moves::new(board, canon);
     let goal = targets.first().map_or(1, |t| t.count());
     let is_target: Vec<u64> = {
         let mut t: Vec<u64> = targets.iter().map(|&t| canon.canonical(t).raw()).collect();
@@ -494,7 +503,6 @@ pub(crate) fn analyse(
     // Children per distinct child at the last level: sizes the next level's hash tables.
     let mut duplication = 1.0f64;
     let child_size = std::mem::size_of::<Child>() as f64;
-    let orbit = |k: u64| canon.canonical_and_orbit(Bits(k)).1 as u64;
     loop {
         if deadline.is_some_and(|d| Instant::now() > d) {
             return Err(CountError::Timeout);
@@ -531,7 +539,6 @@ pub(crate) fn analyse(
             if deadline.is_some_and(|d| Instant::now() > d) {
                 return Err(CountError::Timeout);
             }
-            positions += ks.par_iter().map(|&k| orbit(k)).sum::<u64>();
             for (k, &c) in ks.iter().zip(cs) {
                 paths = paths.checked_add(c).ok_or(CountError::Overflow)?;
                 if pegs == goal && is_target.binary_search(k).is_ok() {
@@ -541,7 +548,8 @@ pub(crate) fn analyse(
                         .ok_or(CountError::Overflow)?;
                 }
             }
-            let out = expand(ks, cs, &moves, canon, cut, duplication)?;
+            let out = expand(ks, cs, &moves, canon, cut, branching, duplication)?;
+            positions += out.positions;
             dead_ends += out.dead_ends;
             games = games.checked_add(out.games).ok_or(CountError::Overflow)?;
             children += out.children;
@@ -686,7 +694,7 @@ fn meet(
 ) -> Result<Winners, CountError> {
     let board = problem.board();
     let holes = board.holes().raw();
-    let moves = Moves::new(board);
+    let moves = Moves::new(board, canon);
     let total = (problem.start().count() - finish.count()) as usize;
     let middle = total / 2;
     let start = canon.canonical(problem.start()).raw();
@@ -737,7 +745,7 @@ fn meet(
             .par_iter()
             .flat_map_iter(|&w| {
                 let mut out = Vec::new();
-                moves.for_each_jump(w, |h| out.push(canon.canonical(Bits(w ^ h)).raw()));
+                moves.for_each_child(w, canon, |_, child| out.push(child));
                 out
             })
             .collect();
@@ -799,7 +807,7 @@ fn levels(
                 needed,
             });
         }
-        let next = expand(keys, &counts, moves, canon, None, duplication)?;
+        let next = expand(keys, &counts, moves, canon, None, branching, duplication)?;
         branching = next.children as f64 / keys.len().max(1) as f64;
         duplication = (next.children as f64 / next.keys.len().max(1) as f64).max(1.0);
         used += next.keys.len() * 8;
@@ -848,15 +856,20 @@ impl Child {
 /// What one chunk of a level produces.
 struct Part {
     buckets: Vec<Vec<Child>>,
+    /// Positions the parents stand for (orbit sizes).
+    positions: u64,
     dead_ends: u64,
     /// `None` after an overflow.
     games: Option<u128>,
 }
 
 impl Part {
-    fn new() -> Part {
+    /// A part whose buckets have room for `each` children (the forecast), so that they
+    /// rarely grow by copying.
+    fn new(each: usize) -> Part {
         Part {
-            buckets: (0..BUCKETS).map(|_| Vec::new()).collect(),
+            buckets: (0..BUCKETS).map(|_| Vec::with_capacity(each)).collect(),
+            positions: 0,
             dead_ends: 0,
             games: Some(0),
         }
@@ -873,10 +886,14 @@ struct Moves {
     /// `(needs, holes)` of each jump.
     by_to: Vec<(u64, u64)>,
     by_from: Vec<(u64, u64, u64)>,
+    /// The images of each jump's holes under the group, parallel to `by_to` / `by_from`
+    /// (empty without wide tables), so that a child is canonicalised from its parent's images.
+    to_images: Vec<[u64; WIDE]>,
+    from_images: Vec<[u64; WIDE]>,
 }
 
 impl Moves {
-    fn new(board: &crate::board::Board) -> Moves {
+    fn new(board: &crate::board::Board, canon: &Canonicalizer) -> Moves {
         let n = board.hole_count();
         let mut m = Moves {
             holes: board.holes().raw(),
@@ -884,35 +901,84 @@ impl Moves {
             from_start: vec![0],
             by_to: Vec::new(),
             by_from: Vec::new(),
+            to_images: Vec::new(),
+            from_images: Vec::new(),
         };
+        let wide = canon.images(Bits::EMPTY).is_some();
         for h in 0..n {
             for j in board.jumps() {
+                let images = canon.images(j.holes()).unwrap_or([0; WIDE]);
                 if j.to().index() == h {
                     m.by_to.push((j.needs().raw(), j.holes().raw()));
+                    m.to_images.push(images);
                 }
                 if j.from().index() == h {
                     m.by_from
                         .push((j.needs().raw(), j.to().bit().raw(), j.holes().raw()));
+                    m.from_images.push(images);
                 }
             }
             m.to_start.push(m.by_to.len());
             m.from_start.push(m.by_from.len());
         }
+        if !wide {
+            m.to_images.clear();
+            m.from_images.clear();
+        }
         m
+    }
+
+    /// The canonical form of every child of `pegs`, from the parent's images when the group
+    /// has wide tables: `f(holes of the jump, canonical child)`.
+    #[inline]
+    fn for_each_child(&self, pegs: u64, canon: &Canonicalizer, f: impl FnMut(u64, u64)) {
+        self.for_each_child_of(pegs, canon.images(Bits(pegs)).as_ref(), canon, f);
+    }
+
+    /// [`Moves::for_each_child`] with the parent's images already at hand.
+    #[inline]
+    fn for_each_child_of(
+        &self,
+        pegs: u64,
+        parent: Option<&[u64; WIDE]>,
+        canon: &Canonicalizer,
+        mut f: impl FnMut(u64, u64),
+    ) {
+        match parent {
+            Some(parent) => self.for_each_jump_at(pegs, |holes, i, by_to| {
+                let img = if by_to {
+                    &self.to_images[i]
+                } else {
+                    &self.from_images[i]
+                };
+                f(holes, Canonicalizer::least_of(parent, img, pegs ^ holes));
+            }),
+            None => self.for_each_jump(pegs, |holes| {
+                f(holes, canon.canonical(Bits(pegs ^ holes)).raw());
+            }),
+        }
     }
 
     /// Calls `f` with the holes of every legal jump in `pegs`.
     #[inline]
     fn for_each_jump(&self, pegs: u64, mut f: impl FnMut(u64)) {
+        self.for_each_jump_at(pegs, |holes, _, _| f(holes));
+    }
+
+    /// [`Moves::for_each_jump`], also passing the jump's index in `by_to` (when the flag is
+    /// set) or `by_from`.
+    #[inline]
+    fn for_each_jump_at(&self, pegs: u64, mut f: impl FnMut(u64, usize, bool)) {
         let empty = self.holes & !pegs;
         if empty.count_ones() <= pegs.count_ones() {
             let mut e = empty;
             while e != 0 {
                 let t = e.trailing_zeros() as usize;
                 e &= e - 1;
-                for &(needs, holes) in &self.by_to[self.to_start[t]..self.to_start[t + 1]] {
+                for i in self.to_start[t]..self.to_start[t + 1] {
+                    let (needs, holes) = self.by_to[i];
                     if pegs & needs == needs {
-                        f(holes);
+                        f(holes, i, true);
                     }
                 }
             }
@@ -921,10 +987,10 @@ impl Moves {
             while p != 0 {
                 let s = p.trailing_zeros() as usize;
                 p &= p - 1;
-                for &(needs, to, holes) in &self.by_from[self.from_start[s]..self.from_start[s + 1]]
-                {
+                for i in self.from_start[s]..self.from_start[s + 1] {
+                    let (needs, to, holes) = self.by_from[i];
                     if pegs & needs == needs && pegs & to == 0 {
-                        f(holes);
+                        f(holes, i, false);
                     }
                 }
             }

@@ -160,7 +160,7 @@ impl Symmetries {
 }
 
 /// Lanes of the wide tables: groups of order up to 8 (every square-lattice board).
-const WIDE: usize = 8;
+pub(crate) const WIDE: usize = 8;
 
 /// Canonical forms under a subgroup: the least image of a position.
 #[derive(Clone, Debug)]
@@ -183,6 +183,48 @@ impl Canonicalizer {
     #[inline]
     pub fn canonical(&self, set: Bits) -> Bits {
         self.canonical_and_orbit(set).0
+    }
+
+    /// The images of `set` under every element but the identity, side by side (unused lanes
+    /// hold `set` itself); `None` when the group is too large for the wide tables.
+    ///
+    /// A symmetry permutes bits, so the images of `a ^ b` are those of `a` xor those of `b`:
+    /// a child's images are its parent's xor its jump's, without any table lookup
+    /// ([`Canonicalizer::least_of`]).
+    #[must_use]
+    #[inline]
+    pub(crate) fn images(&self, set: Bits) -> Option<[u64; WIDE]> {
+        if self.wide.is_empty() {
+            return None;
+        }
+        let x = set.raw();
+        let mut lanes = [0u64; WIDE];
+        for k in 0..self.bytes {
+            let row = &self.wide[k * 256 + (x >> (8 * k) & 255) as usize];
+            for (a, r) in lanes.iter_mut().zip(row) {
+                *a |= r;
+            }
+        }
+        Some(lanes)
+    }
+
+    /// The canonical form of `a ^ b` from the [`images`](Self::images) of `a` and of `b`.
+    #[must_use]
+    #[inline]
+    pub(crate) fn least_of(a: &[u64; WIDE], b: &[u64; WIDE], x: u64) -> u64 {
+        // Unused lanes hold the identity image, which is `x` itself.
+        a.iter().zip(b).fold(x, |m, (p, q)| m.min(p ^ q))
+    }
+
+    /// The size of the orbit of `set`, from its [`images`](Self::images).
+    #[must_use]
+    #[inline]
+    pub(crate) fn orbit_of(&self, images: &[u64; WIDE], set: Bits) -> u32 {
+        let fixed = 1 + images[..self.count]
+            .iter()
+            .filter(|&&y| y == set.raw())
+            .count() as u32;
+        self.order() as u32 / fixed
     }
 
     /// The least image of `set` and the size of its orbit under the subgroup.
