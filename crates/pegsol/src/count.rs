@@ -387,11 +387,30 @@ fn expand(
     branching: f64,
     duplication: f64,
 ) -> Result<Expanded, CountError> {
+    // Most levels' path counts fit 64 bits: their children are then 16 bytes, not 24.
+    if cs.iter().all(|&c| c <= u128::from(u64::MAX)) {
+        expand_with::<Narrow>(ks, cs, moves, canon, cut, branching, duplication)
+    } else {
+        expand_with::<Child>(ks, cs, moves, canon, cut, branching, duplication)
+    }
+}
+
+/// [`expand`] with children packed as `C`.
+#[allow(clippy::too_many_arguments)]
+fn expand_with<C: Packed>(
+    ks: &[u64],
+    cs: &[u128],
+    moves: &Moves,
+    canon: &Canonicalizer,
+    cut: Option<&Cut>,
+    branching: f64,
+    duplication: f64,
+) -> Result<Expanded, CountError> {
     let orbit = |k: u64| canon.canonical_and_orbit(Bits(k)).1 as u64;
     let chunk = (ks.len() / (rayon::current_num_threads() * 4)).max(1024);
     // Children go straight into hash buckets, so that each bucket can be summed and sorted on
     // its own, in cache, in parallel: no global sort of the whole level.
-    let parts: Vec<Part> = ks
+    let parts: Vec<Part<C>> = ks
         .par_chunks(chunk)
         .zip(cs.par_chunks(chunk))
         .map(|(ks, cs)| {
@@ -408,7 +427,7 @@ fn expand(
                     if cut.is_some_and(|c| !c.keeps(k ^ holes)) {
                         return;
                     }
-                    part.buckets[bucket(child)].push(Child::new(child, c));
+                    part.buckets[bucket(child)].push(C::new(child, c));
                 });
                 if !any {
                     part.dead_ends += orbit(k);
@@ -445,7 +464,7 @@ fn expand(
             let mut table = Table::with_capacity((n as f64 * expect) as usize);
             for p in &parts {
                 for c in &p.buckets[b] {
-                    table.add(c.key, c.count())?;
+                    table.add(c.key(), c.count())?;
                 }
             }
             Ok(table.into_sorted())
@@ -840,7 +859,15 @@ struct Child {
     hi: u64,
 }
 
-impl Child {
+/// A child with its inherited path count, as stored in a bucket.
+trait Packed: Copy + Send + Sync {
+    /// Packs `count`, which must fit (see [`expand`]).
+    fn new(key: u64, count: u128) -> Self;
+    fn key(self) -> u64;
+    fn count(self) -> u128;
+}
+
+impl Packed for Child {
     fn new(key: u64, count: u128) -> Child {
         Child {
             key,
@@ -848,14 +875,40 @@ impl Child {
             hi: (count >> 64) as u64,
         }
     }
+    fn key(self) -> u64 {
+        self.key
+    }
     fn count(self) -> u128 {
         u128::from(self.hi) << 64 | u128::from(self.lo)
     }
 }
 
+/// A child whose path count fits 64 bits: 16 bytes.
+#[derive(Clone, Copy)]
+struct Narrow {
+    key: u64,
+    count: u64,
+}
+
+impl Packed for Narrow {
+    fn new(key: u64, count: u128) -> Narrow {
+        debug_assert!(count <= u128::from(u64::MAX));
+        Narrow {
+            key,
+            count: count as u64,
+        }
+    }
+    fn key(self) -> u64 {
+        self.key
+    }
+    fn count(self) -> u128 {
+        u128::from(self.count)
+    }
+}
+
 /// What one chunk of a level produces.
-struct Part {
-    buckets: Vec<Vec<Child>>,
+struct Part<C> {
+    buckets: Vec<Vec<C>>,
     /// Positions the parents stand for (orbit sizes).
     positions: u64,
     dead_ends: u64,
@@ -863,10 +916,10 @@ struct Part {
     games: Option<u128>,
 }
 
-impl Part {
+impl<C> Part<C> {
     /// A part whose buckets have room for `each` children (the forecast), so that they
     /// rarely grow by copying.
-    fn new(each: usize) -> Part {
+    fn new(each: usize) -> Part<C> {
         Part {
             buckets: (0..BUCKETS).map(|_| Vec::with_capacity(each)).collect(),
             positions: 0,
@@ -1237,6 +1290,23 @@ mod tests {
             assert_eq!(c.positions(), positions, "{name}");
             assert_eq!(c.games, games, "{name}");
             assert_eq!(c.winning(), brute_winning(&b, start), "{name}");
+        }
+    }
+
+    /// Path counts past 64 bits take the wide children; both packings sum the same way.
+    #[test]
+    fn wide_and_narrow_children_sum_alike() {
+        let board = Board::builtin("english").unwrap();
+        let problem = Problem::conventional(&board).unwrap();
+        let canon = group_of(&problem);
+        let moves = Moves::new(&board, &canon);
+        // The four first jumps of the English board are one class: one child with 4 paths.
+        let start = [canon.canonical(problem.start()).raw()];
+        for count in [3u128, 3 << 70] {
+            let out = expand(&start, &[count], &moves, &canon, None, 1.0, 1.0).unwrap();
+            assert_eq!((out.keys.len(), out.children), (1, 4));
+            assert_eq!(out.counts, vec![4 * count]);
+            assert_eq!(out.positions, 1);
         }
     }
 
