@@ -728,7 +728,7 @@ fn fewest(
     svg: Option<&Path>,
     json: bool,
 ) -> Result<u8> {
-    use pegsol::fewest::{fewest_moves, move_count, MovesOutcome};
+    use pegsol::fewest::{fewest_moves, MovesOutcome};
     let (board, start, finish) = load_problem(setup, finish)?;
     let problem = Problem::new(&board, start, finish)?;
     let limits = budget.limits()?;
@@ -743,10 +743,7 @@ fn fewest(
         MovesOutcome::Undecided { best, .. } => ("undecided", UNDECIDED, best.as_ref()),
     };
     if let Some(s) = best {
-        checked(&board, start, &s.jumps, s.finish)?;
-        if move_count(&s.jumps) != s.moves {
-            bail!("internal error: a solution's move count does not match its jumps");
-        }
+        checked_moves(&board, start, &s.jumps, s.finish, s.moves)?;
     }
     if let (Some(path), Some(s)) = (svg, best) {
         write_svg(path, &board, start, &s.jumps)?;
@@ -755,10 +752,6 @@ fn fewest(
     let jumps: &[Jump] = best.map_or(&[], |s| &s.jumps);
     let moves = notation::move_texts(&board, jumps);
     if json {
-        let move_list: Vec<Vec<String>> = notation::moves(jumps)
-            .iter()
-            .map(|mv| mv.iter().map(|&h| board.label(h)).collect())
-            .collect();
         let mut v = problem_json(&board, start, finish);
         merge_json(
             &mut v,
@@ -772,7 +765,7 @@ fn fewest(
                 "moves": best.map(|s| s.moves),
                 "optimal": optimal,
                 "lower_bound": report.lower_bound,
-                "move_list": move_list,
+                "move_list": move_list(&board, jumps),
                 "moves_text": moves,
                 "jumps": jumps.iter().map(|&j| notation::jump_text(&board, j)).collect::<Vec<_>>(),
                 "final": best.map(|s| board.labels(s.finish)),
@@ -824,6 +817,29 @@ fn fewest(
     Ok(code)
 }
 
+/// [`checked`], and the moves recounted from the jumps.
+fn checked_moves(
+    board: &Board,
+    start: Bits,
+    jumps: &[Jump],
+    finish: Bits,
+    moves: u32,
+) -> Result<()> {
+    checked(board, start, jumps, finish)?;
+    if pegsol::fewest::move_count(jumps) != moves {
+        bail!("internal error: a solution's move count does not match its jumps");
+    }
+    Ok(())
+}
+
+/// Each move as the labels of the holes its peg visits.
+fn move_list(board: &Board, jumps: &[Jump]) -> Vec<Vec<String>> {
+    notation::moves(jumps)
+        .iter()
+        .map(|mv| mv.iter().map(|&h| board.label(h)).collect())
+        .collect()
+}
+
 /// Numbered moves, five to a line.
 fn print_moves(moves: &[String]) {
     for (row, chunk) in moves.chunks(5).enumerate() {
@@ -849,7 +865,7 @@ fn shortest(
     budget: &BudgetArgs,
     json: bool,
 ) -> Result<u8> {
-    use pegsol::fewest::{fewest_moves_meeting_with, move_count, single_vacancies, MeetOutcome};
+    use pegsol::fewest::{fewest_moves_meeting_with, single_vacancies, MeetOutcome};
     let board = load_board(name)?;
     let starts = match empty {
         Some(list) => vec![board
@@ -885,10 +901,7 @@ fn shortest(
         MeetOutcome::Undecided(_) => ("undecided", UNDECIDED, None),
     };
     if let Some(s) = best {
-        checked(&board, s.start, &s.jumps, s.finish)?;
-        if move_count(&s.jumps) != s.moves {
-            bail!("internal error: a solution's move count does not match its jumps");
-        }
+        checked_moves(&board, s.start, &s.jumps, s.finish, s.moves)?;
     }
     let starts_text = match empty {
         Some(list) => format!("the start with {list} empty"),
@@ -897,10 +910,6 @@ fn shortest(
     let jumps: &[Jump] = best.map_or(&[], |s| &s.jumps);
     let moves = notation::move_texts(&board, jumps);
     if json {
-        let move_list: Vec<Vec<String>> = notation::moves(jumps)
-            .iter()
-            .map(|mv| mv.iter().map(|&h| board.label(h)).collect())
-            .collect();
         print_json(&json!({
             "board": board.name(),
             "holes": board.hole_count(),
@@ -921,7 +930,7 @@ fn shortest(
             "empty": best.map(|s| board.labels(board.holes().minus(s.start))),
             "final": best.map(|s| board.labels(s.finish)),
             "jumps": jumps.iter().map(|&j| notation::jump_text(&board, j)).collect::<Vec<_>>(),
-            "move_list": move_list,
+            "move_list": move_list(&board, jumps),
             "moves_text": moves,
             "forward_levels": report.forward,
             "backward_levels": report.backward,

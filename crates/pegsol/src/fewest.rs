@@ -108,6 +108,19 @@ pub struct MovesReport {
     pub millis: u64,
 }
 
+impl MovesReport {
+    /// A report with no searched classes and no meeting, timed from `started`.
+    fn new(outcome: MovesOutcome, lower_bound: u32, started: Instant) -> MovesReport {
+        MovesReport {
+            outcome,
+            lower_bound,
+            winning_classes: 0,
+            meeting: None,
+            millis: started.elapsed().as_millis() as u64,
+        }
+    }
+}
+
 /// Moves in a jump sequence: a jump starts a move unless it starts where the last one landed.
 #[must_use]
 pub fn move_count(jumps: &[Jump]) -> u32 {
@@ -162,11 +175,8 @@ pub fn fewest_moves(problem: &Problem, limits: &Limits) -> MovesReport {
         Err(done) => return done,
     };
     let report = |outcome, lower_bound, meeting| MovesReport {
-        outcome,
-        lower_bound,
-        winning_classes: 0,
         meeting,
-        millis: started.elapsed().as_millis() as u64,
+        ..MovesReport::new(outcome, lower_bound, started)
     };
     let rest = Limits {
         timeout: limits.timeout.map(|t| t.saturating_sub(started.elapsed())),
@@ -207,13 +217,7 @@ fn first_solution(
     started: Instant,
 ) -> Result<(MoveSolution, u32), MovesReport> {
     let lower = corner_bound(problem);
-    let report = |outcome, lower_bound| MovesReport {
-        outcome,
-        lower_bound,
-        winning_classes: 0,
-        meeting: None,
-        millis: started.elapsed().as_millis() as u64,
-    };
+    let report = |outcome, lower_bound| MovesReport::new(outcome, lower_bound, started);
     let first = solve(problem, limits);
     let best = match first.outcome {
         Outcome::Impossible(r) => return Err(report(MovesOutcome::Impossible(r), 0)),
@@ -247,11 +251,8 @@ pub fn fewest_moves_by_winning_set(problem: &Problem, limits: &Limits) -> MovesR
         Err(done) => return done,
     };
     let report = |outcome, lower_bound, winning_classes| MovesReport {
-        outcome,
-        lower_bound,
         winning_classes,
-        meeting: None,
-        millis: started.elapsed().as_millis() as u64,
+        ..MovesReport::new(outcome, lower_bound, started)
     };
     let undecided = |budget| MovesOutcome::Undecided {
         budget,

@@ -198,6 +198,7 @@ impl Canonicalizer {
             return None;
         }
         let x = set.raw();
+        // One lookup per byte gives that byte's image under every element at once.
         let mut lanes = [0u64; WIDE];
         for k in 0..self.bytes {
             let row = &self.wide[k * 256 + (x >> (8 * k) & 255) as usize];
@@ -232,23 +233,15 @@ impl Canonicalizer {
     #[inline]
     pub fn canonical_and_orbit(&self, set: Bits) -> (Bits, u32) {
         let x = set.raw();
+        if let Some(lanes) = self.images(set) {
+            let best = lanes[..self.count].iter().fold(x, |m, &y| m.min(y));
+            return (Bits(best), self.orbit_of(&lanes, set));
+        }
         let (mut best, mut fixed) = (x, 1u32);
-        let mut take = |y: u64| {
+        for g in 0..self.count {
+            let y = image(&self.tables, self.bytes, g, x);
             best = best.min(y);
             fixed += u32::from(y == x);
-        };
-        if self.wide.is_empty() {
-            (0..self.count).for_each(|g| take(image(&self.tables, self.bytes, g, x)));
-        } else {
-            // One lookup per byte gives that byte's image under every element at once.
-            let mut lanes = [0u64; WIDE];
-            for k in 0..self.bytes {
-                let row = &self.wide[k * 256 + (x >> (8 * k) & 255) as usize];
-                for (a, r) in lanes.iter_mut().zip(row) {
-                    *a |= r;
-                }
-            }
-            lanes[..self.count].iter().for_each(|&y| take(y));
         }
         (Bits(best), self.order() as u32 / fixed)
     }
