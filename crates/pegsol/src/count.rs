@@ -23,6 +23,7 @@ use crate::bitset::Bits;
 use crate::pagoda::Pagoda;
 use crate::search::Problem;
 use crate::spill;
+use crate::layout::Layout;
 use crate::symmetry::{Canonicalizer, WIDE};
 
 /// Figures for one jump level.
@@ -256,9 +257,11 @@ pub(crate) struct Cut {
 impl Cut {
     /// The stock functions of the board plus one fitted by LP to each finish (up to eight),
     /// keeping the few with the least slack (start total over finish total): each costs
-    /// eight lookups per child, and those are the ones that cut early.
+    /// eight lookups per child, and those are the ones that cut early. Its tables read keys
+    /// of the board's [`Layout`], as a count keeps them.
     pub(crate) fn new(problem: &Problem) -> Cut {
         let board = problem.board();
+        let layout = Layout::of(board);
         let targets = problem.targets();
         let mut functions = Pagoda::stock(board);
         if targets.len() <= 8 {
@@ -284,7 +287,7 @@ impl Cut {
             let mut table = [[0i64; 256]; 8];
             for (byte, row) in table.iter_mut().enumerate() {
                 for (value, total) in row.iter_mut().enumerate() {
-                    *total = f.total(Bits((value as u64) << (8 * byte)));
+                    *total = f.total(layout.bits((value as u64) << (8 * byte)));
                 }
             }
             cut.floors.push(floor_of(&f));
@@ -305,10 +308,18 @@ impl Cut {
 
 /// The symmetries a count may use: those fixing both the start and the set of finishes.
 pub(crate) fn group_of(problem: &Problem) -> Canonicalizer {
+    problem
+        .board()
+        .symmetries()
+        .canonicalizer(&group_elements(problem))
+}
+
+/// The elements of [`group_of`].
+fn group_elements(problem: &Problem) -> Vec<usize> {
     let sym = problem.board().symmetries();
     let mut group = sym.stabilizer(&problem.targets());
     group.retain(|&g| sym.apply(g, problem.start()) == problem.start());
-    sym.canonicalizer(&group)
+    group
 }
 
 /// The winning representatives of each level (canonical under `canon`, which must come from
@@ -381,17 +392,16 @@ struct Expanded {
 fn expand(
     ks: &[u64],
     cs: &[u128],
-    moves: &Moves,
-    canon: &Canonicalizer,
+    space: &Space,
     cut: Option<&Cut>,
     branching: f64,
     duplication: f64,
 ) -> Result<Expanded, CountError> {
     // Most levels' path counts fit 64 bits: their children are then 16 bytes, not 24.
     if cs.iter().all(|&c| c <= u128::from(u64::MAX)) {
-        expand_with::<Narrow>(ks, cs, moves, canon, cut, branching, duplication)
+        expand_with::<Narrow>(ks, cs, space, cut, branching, duplication)
     } else {
-        expand_with::<Child>(ks, cs, moves, canon, cut, branching, duplication)
+        expand_with::<Child>(ks, cs, space, cut, branching, duplication)
     }
 }
 
@@ -400,15 +410,46 @@ fn expand(
 fn expand_with<C: Packed>(
     ks: &[u64],
     cs: &[u128],
-    moves: &Moves,
-    canon: &Canonicalizer,
+    space: &Space,
     cut: Option<&Cut>,
     branching: f64,
     duplication: f64,
 ) -> Result<Expanded, CountError> {
-    let orbit = |k: u64| canon.canonical_and_orbit(Bits(k)).1 as u64;
+    let canon = &space.canon;
+    gather::<C>(ks, cs, branching, duplication, |k, c, part| {
+        let mut any = false;
+        let images = canon.images(Bits(k));
+        part.positions += match &images {
+            Some(i) => u64::from(canon.orbit_of(i, Bits(k))),
+            None => space.orbit(k),
+        };
+        space.for_each_child_of(k, images.as_ref(), |holes, child| {
+            any = true;
+            if cut.is_some_and(|c| !c.keeps(k ^ holes)) {
+                return;
+            }
+            part.push(child, c);
+        });
+        if !any {
+            part.dead_ends += space.orbit(k);
+            part.games = part.games.and_then(|g| g.checked_add(c));
+        }
+    })
+}
+
+/// Calls `each` on every key of `ks` (with its count from `cs`) in parallel chunks; what it
+/// pushes is summed per distinct key. About `branching` keys are pushed per key given, and
+/// `duplication` pushes per distinct key, which sizes the buffers.
+fn gather<C: Packed>(
+    ks: &[u64],
+    cs: &[u128],
+    branching: f64,
+    duplication: f64,
+    each: impl Fn(u64, u128, &mut Part<C>) + Sync,
+) -> Result<Expanded, CountError> {
+    let t0 = Instant::now();
     let chunk = (ks.len() / (rayon::current_num_threads() * 4)).max(1024);
-    // Children go straight into hash buckets, so that each bucket can be summed and sorted on
+    // Pushes go straight into hash buckets, so that each bucket can be summed and sorted on
     // its own, in cache, in parallel: no global sort of the whole level.
     let parts: Vec<Part<C>> = ks
         .par_chunks(chunk)
@@ -416,23 +457,7 @@ fn expand_with<C: Packed>(
         .map(|(ks, cs)| {
             let mut part = Part::new((ks.len() as f64 * branching * 1.2) as usize / BUCKETS);
             for (&k, &c) in ks.iter().zip(cs) {
-                let mut any = false;
-                let images = canon.images(Bits(k));
-                part.positions += match &images {
-                    Some(i) => u64::from(canon.orbit_of(i, Bits(k))),
-                    None => orbit(k),
-                };
-                moves.for_each_child_of(k, images.as_ref(), canon, |holes, child| {
-                    any = true;
-                    if cut.is_some_and(|c| !c.keeps(k ^ holes)) {
-                        return;
-                    }
-                    part.buckets[bucket(child)].push(C::new(child, c));
-                });
-                if !any {
-                    part.dead_ends += orbit(k);
-                    part.games = part.games.and_then(|g| g.checked_add(c));
-                }
+                each(k, c, &mut part);
             }
             part
         })
@@ -454,8 +479,9 @@ fn expand_with<C: Packed>(
             .ok_or(CountError::Overflow)?;
         out.children += part.buckets.iter().map(Vec::len).sum::<usize>();
     }
-    // Each bucket's children are summed in a hash table first (there are several children
-    // per distinct position), then only the distinct keys are sorted.
+    let t1 = Instant::now();
+    // Each bucket's pushes are summed in a hash table first (there are several per distinct
+    // key), which reads out in rank order.
     let expect = 1.5 / duplication;
     let merged: Vec<(Vec<u64>, Vec<u128>)> = (0..BUCKETS)
         .into_par_iter()
@@ -478,6 +504,7 @@ fn expand_with<C: Packed>(
         out.keys.extend(ks);
         out.counts.extend(cs);
     }
+    if std::env::var_os("PEGSOL_TRACE").is_some() { eprintln!("gen {:?} merge {:?} children {}", t1-t0, t1.elapsed(), out.children); }
     Ok(out)
 }
 
@@ -495,24 +522,21 @@ pub(crate) fn analyse(
     deadline: Option<Instant>,
     progress: &(dyn Fn(&Level) + Sync),
 ) -> Result<(Count, Winners), CountError> {
-    let board = problem.board();
+    let space = Space::new(problem);
     let targets = problem.targets();
-    let jumps = jump_masks(board);
-    let moves = Moves::new(board, canon);
     let goal = targets.first().map_or(1, |t| t.count());
     let is_target: Vec<u64> = {
-        let mut t: Vec<u64> = targets.iter().map(|&t| canon.canonical(t).raw()).collect();
+        let mut t: Vec<u64> = targets.iter().map(|&t| space.key(t)).collect();
         t.sort_unstable();
         t.dedup();
         t
     };
-    let (start, _) = canon.canonical_and_orbit(problem.start());
-    let mut current = Store::Mem(vec![start.raw()], vec![1]);
+    let mut current = Store::Mem(vec![space.key(problem.start())], vec![1]);
     // Every level's representatives, for the backward pass.
     let mut stored: Vec<Store> = Vec::new();
     let mut scratch: Option<spill::SpillDir> = None;
     let mut result = Count {
-        symmetries: canon.order(),
+        symmetries: space.canon.order(),
         ..Count::default()
     };
     let mut used = 0usize;
@@ -567,7 +591,7 @@ pub(crate) fn analyse(
                         .ok_or(CountError::Overflow)?;
                 }
             }
-            let out = expand(ks, cs, &moves, canon, cut, branching, duplication)?;
+            let out = expand(ks, cs, &space, cut, branching, duplication)?;
             positions += out.positions;
             dead_ends += out.dead_ends;
             games = games.checked_add(out.games).ok_or(CountError::Overflow)?;
@@ -625,6 +649,7 @@ pub(crate) fn analyse(
         duplication = (children as f64 / current.len().max(1) as f64).max(1.0);
         level += 1;
     }
+    let tb = Instant::now();
     // Backward: the finish representatives win; a level's winners are the parents of the
     // next level's winners (undoing a jump), canonicalised and kept where reachable. Working
     // from the winners touches far fewer positions than re-expanding every level.
@@ -635,15 +660,13 @@ pub(crate) fn analyse(
             return Err(CountError::Timeout);
         }
         let pegs = problem.start().count() - depth as u32;
-        let mut candidates: Vec<u64> = if pegs == goal {
+        let candidates: Vec<u64> = if pegs == goal {
             let mut t = is_target.clone();
             t.sort_unstable_by_key(|&k| rank(k));
             t
         } else {
-            parents_of(&winners, &jumps, canon)
+            parents_of(&winners, &space)?
         };
-        candidates.par_sort_unstable_by_key(|&k| rank(k));
-        candidates.dedup();
         winners = match level_keys {
             Store::Mem(keys, _) => intersect_sorted(&candidates, keys),
             Store::File(path, _) => {
@@ -668,12 +691,10 @@ pub(crate) fn analyse(
         };
         let entry = &mut result.levels[depth];
         entry.winning_classes = winners.len() as u64;
-        entry.winning = winners
-            .par_iter()
-            .map(|&k| canon.canonical_and_orbit(Bits(k)).1 as u64)
-            .sum();
-        all_winners[depth].clone_from(&winners);
+        entry.winning = winners.par_iter().map(|&k| space.orbit(k)).sum();
+        all_winners[depth] = space.to_board(&winners, canon);
     }
+    if std::env::var_os("PEGSOL_TRACE").is_some() { eprintln!("backward {:?}", tb.elapsed()); }
     Ok((result, all_winners))
 }
 
@@ -711,22 +732,20 @@ fn meet(
     max_memory: usize,
     deadline: Option<Instant>,
 ) -> Result<Winners, CountError> {
-    let board = problem.board();
-    let holes = board.holes().raw();
-    let moves = Moves::new(board, canon);
+    let space = Space::new(problem);
+    let holes = space.layout.holes();
     let total = (problem.start().count() - finish.count()) as usize;
     let middle = total / 2;
-    let start = canon.canonical(problem.start()).raw();
-    let dual_start = canon.canonical(Bits(holes ^ finish.raw())).raw();
+    let start = space.key(problem.start());
+    let dual_start = space.canonical(holes ^ space.layout.key(finish));
     let self_dual = dual_start == start;
     let reach = if self_dual { total - middle } else { middle };
-    let forward = levels(&moves, canon, start, reach, max_memory, deadline)?;
+    let forward = levels(&space, start, reach, max_memory, deadline)?;
     let dual = if self_dual {
         None
     } else {
         Some(levels(
-            &moves,
-            canon,
+            &space,
             dual_start,
             total - middle,
             max_memory,
@@ -737,7 +756,7 @@ fn meet(
     // Whether `k` (a position after `depth` jumps) can reach the finish.
     let wins = |k: u64, depth: usize| {
         dual.get(total - depth).is_some_and(|level| {
-            let c = canon.canonical(Bits(holes ^ k)).raw();
+            let c = space.canonical(holes ^ k);
             level.binary_search_by_key(&rank(c), |&x| rank(x)).is_ok()
         })
     };
@@ -748,11 +767,8 @@ fn meet(
         .filter(|&k| wins(k, middle))
         .collect();
     // Towards the start: parents of winners that are reachable.
-    let jumps = jump_masks(board);
     for depth in (0..middle).rev() {
-        let mut parents = parents_of(&winners[depth + 1], &jumps, canon);
-        parents.par_sort_unstable_by_key(|&k| rank(k));
-        parents.dedup();
+        let parents = parents_of(&winners[depth + 1], &space)?;
         winners[depth] = intersect_sorted(&parents, &forward[depth]);
     }
     // Towards the finish: children of winners that can still win.
@@ -764,7 +780,7 @@ fn meet(
             .par_iter()
             .flat_map_iter(|&w| {
                 let mut out = Vec::new();
-                moves.for_each_child(w, canon, |_, child| out.push(child));
+                space.for_each_child(w, |_, child| out.push(child));
                 out
             })
             .collect();
@@ -775,36 +791,22 @@ fn meet(
             .filter(|&k| wins(k, depth))
             .collect();
     }
-    Ok(winners)
-}
-
-/// Every jump as (holes that must hold pegs, landing hole, all three holes) bit masks.
-fn jump_masks(board: &crate::board::Board) -> Vec<(u64, u64, u64)> {
-    board
-        .jumps()
-        .iter()
-        .map(|j| (j.needs().raw(), j.to().bit().raw(), j.holes().raw()))
-        .collect()
+    Ok(winners.iter().map(|w| space.to_board(w, canon)).collect())
 }
 
 /// The canonical parents of `winners`: every position one jump before one of them (undoing a
-/// jump: its landing hole full, the other two empty), with repeats.
-fn parents_of(winners: &[u64], jumps: &[(u64, u64, u64)], canon: &Canonicalizer) -> Vec<u64> {
-    winners
-        .par_iter()
-        .flat_map_iter(|&w| {
-            jumps
-                .iter()
-                .filter(move |&&(needs, to, _)| w & to != 0 && w & needs == 0)
-                .map(move |&(_, _, holes)| canon.canonical(Bits(w ^ holes)).raw())
-        })
-        .collect()
+/// jump: its landing hole full, the other two empty), distinct, in [`rank`] order.
+fn parents_of(winners: &[u64], space: &Space) -> Result<Vec<u64>, CountError> {
+    let zeros = vec![0; winners.len()];
+    let out = gather::<Narrow>(winners, &zeros, 8.0, 4.0, |w, _, part| {
+        space.for_each_parent(w, |p| part.push(p, 0));
+    })?;
+    Ok(out.keys)
 }
 
 /// The representatives of levels `0..=depth` from one start, each in [`rank`] order.
 fn levels(
-    moves: &Moves,
-    canon: &Canonicalizer,
+    space: &Space,
     start: u64,
     depth: usize,
     max_memory: usize,
@@ -826,7 +828,7 @@ fn levels(
                 needed,
             });
         }
-        let next = expand(keys, &counts, moves, canon, None, branching, duplication)?;
+        let next = expand(keys, &counts, space, None, branching, duplication)?;
         branching = next.children as f64 / keys.len().max(1) as f64;
         duplication = (next.children as f64 / next.keys.len().max(1) as f64).max(1.0);
         used += next.keys.len() * 8;
@@ -838,16 +840,17 @@ fn levels(
 }
 
 /// Hash buckets of a level: children are grouped by bucket, and a level is stored in
-/// (bucket, key) order.
+/// [`rank`] order, whose top byte is the bucket.
 const BUCKETS: usize = 256;
 
 fn bucket(key: u64) -> usize {
-    (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 56) as usize
+    (rank(key) >> 56) as usize
 }
 
-/// The order levels are stored in.
-fn rank(key: u64) -> (usize, u64) {
-    (bucket(key), key)
+/// The order levels are stored in: the key times an odd constant, a bijection that spreads
+/// keys evenly, so that its top byte picks a bucket and the next bits a hash slot.
+const fn rank(key: u64) -> u64 {
+    key.wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
 /// A child position with the path count it inherits, packed in 24 bytes (a `u128` field
@@ -863,6 +866,7 @@ struct Child {
 trait Packed: Copy + Send + Sync {
     /// Packs `count`, which must fit (see [`expand`]).
     fn new(key: u64, count: u128) -> Self;
+
     fn key(self) -> u64;
     fn count(self) -> u128;
 }
@@ -916,7 +920,7 @@ struct Part<C> {
     games: Option<u128>,
 }
 
-impl<C> Part<C> {
+impl<C: Packed> Part<C> {
     /// A part whose buckets have room for `each` children (the forecast), so that they
     /// rarely grow by copying.
     fn new(each: usize) -> Part<C> {
@@ -927,162 +931,154 @@ impl<C> Part<C> {
             games: Some(0),
         }
     }
-}
 
-/// Jumps indexed by landing hole and by starting hole, so that a position's jumps are found
-/// from whichever is fewer, its empty holes or its pegs, instead of testing every jump.
-struct Moves {
-    holes: u64,
-    /// Per hole, a range of `by_to` / `by_from`.
-    to_start: Vec<usize>,
-    from_start: Vec<usize>,
-    /// `(needs, holes)` of each jump.
-    by_to: Vec<(u64, u64)>,
-    by_from: Vec<(u64, u64, u64)>,
-    /// The images of each jump's holes under the group, parallel to `by_to` / `by_from`
-    /// (empty without wide tables), so that a child is canonicalised from its parent's images.
-    to_images: Vec<[u64; WIDE]>,
-    from_images: Vec<[u64; WIDE]>,
-}
-
-impl Moves {
-    fn new(board: &crate::board::Board, canon: &Canonicalizer) -> Moves {
-        let n = board.hole_count();
-        let mut m = Moves {
-            holes: board.holes().raw(),
-            to_start: vec![0],
-            from_start: vec![0],
-            by_to: Vec::new(),
-            by_from: Vec::new(),
-            to_images: Vec::new(),
-            from_images: Vec::new(),
-        };
-        let wide = canon.images(Bits::EMPTY).is_some();
-        for h in 0..n {
-            for j in board.jumps() {
-                let images = canon.images(j.holes()).unwrap_or([0; WIDE]);
-                if j.to().index() == h {
-                    m.by_to.push((j.needs().raw(), j.holes().raw()));
-                    m.to_images.push(images);
-                }
-                if j.from().index() == h {
-                    m.by_from
-                        .push((j.needs().raw(), j.to().bit().raw(), j.holes().raw()));
-                    m.from_images.push(images);
-                }
-            }
-            m.to_start.push(m.by_to.len());
-            m.from_start.push(m.by_from.len());
-        }
-        if !wide {
-            m.to_images.clear();
-            m.from_images.clear();
-        }
-        m
-    }
-
-    /// The canonical form of every child of `pegs`, from the parent's images when the group
-    /// has wide tables: `f(holes of the jump, canonical child)`.
     #[inline]
-    fn for_each_child(&self, pegs: u64, canon: &Canonicalizer, f: impl FnMut(u64, u64)) {
-        self.for_each_child_of(pegs, canon.images(Bits(pegs)).as_ref(), canon, f);
+    fn push(&mut self, key: u64, count: u128) {
+        self.buckets[bucket(key)].push(C::new(key, count));
+    }
+}
+
+/// The positions of a count as keys of the board's [`Layout`], with the symmetry group and
+/// each jump's images in that layout, so that a child's canonical form comes from its
+/// parent's images without any table lookup.
+pub(crate) struct Space {
+    layout: Layout,
+    canon: Canonicalizer,
+    /// The images of each jump slot's holes under the group (empty without wide tables).
+    images: Vec<[u64; WIDE]>,
+}
+
+impl Space {
+    /// The space of `problem`, under the symmetries that fix its start and its finishes.
+    pub(crate) fn new(problem: &Problem) -> Space {
+        let board = problem.board();
+        let layout = Layout::of(board);
+        let canon = board
+            .symmetries()
+            .canonicalizer_placed(&group_elements(problem), layout.place());
+        let images = if canon.images(Bits::EMPTY).is_some() {
+            (0..layout.slots())
+                .map(|i| {
+                    canon
+                        .images(Bits(layout.slot_holes(i)))
+                        .unwrap_or([0; WIDE])
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        Space {
+            layout,
+            canon,
+            images,
+        }
     }
 
-    /// [`Moves::for_each_child`] with the parent's images already at hand.
+    /// A board position as a canonical key.
+    fn key(&self, set: Bits) -> u64 {
+        self.canonical(self.layout.key(set))
+    }
+
+    fn canonical(&self, key: u64) -> u64 {
+        self.canon.canonical(Bits(key)).raw()
+    }
+
+    /// The number of positions `key` stands for.
+    fn orbit(&self, key: u64) -> u64 {
+        u64::from(self.canon.canonical_and_orbit(Bits(key)).1)
+    }
+
+    /// The canonical form of every child of `pegs`: `f(holes of the jump, canonical child)`.
+    #[inline]
+    fn for_each_child(&self, pegs: u64, f: impl FnMut(u64, u64)) {
+        self.for_each_child_of(pegs, self.canon.images(Bits(pegs)).as_ref(), f);
+    }
+
+    /// [`Space::for_each_child`] with the parent's images at hand: a symmetry permutes
+    /// bits, so the child's images are the parent's xor the jump's.
     #[inline]
     fn for_each_child_of(
         &self,
         pegs: u64,
         parent: Option<&[u64; WIDE]>,
-        canon: &Canonicalizer,
         mut f: impl FnMut(u64, u64),
     ) {
         match parent {
-            Some(parent) => self.for_each_jump_at(pegs, |holes, i, by_to| {
-                let img = if by_to {
-                    &self.to_images[i]
-                } else {
-                    &self.from_images[i]
-                };
-                f(holes, Canonicalizer::least_of(parent, img, pegs ^ holes));
+            Some(parent) => self.layout.for_each_jump(pegs, |holes, i| {
+                f(
+                    holes,
+                    Canonicalizer::least_of(parent, &self.images[i], pegs ^ holes),
+                );
             }),
-            None => self.for_each_jump(pegs, |holes| {
-                f(holes, canon.canonical(Bits(pegs ^ holes)).raw());
-            }),
+            None => self
+                .layout
+                .for_each_jump(pegs, |holes, _| f(holes, self.canonical(pegs ^ holes))),
         }
     }
 
-    /// Calls `f` with the holes of every legal jump in `pegs`.
+    /// The canonical form of every parent of `pegs` (one jump before it), with repeats.
     #[inline]
-    fn for_each_jump(&self, pegs: u64, mut f: impl FnMut(u64)) {
-        self.for_each_jump_at(pegs, |holes, _, _| f(holes));
+    fn for_each_parent(&self, pegs: u64, mut f: impl FnMut(u64)) {
+        match self.canon.images(Bits(pegs)) {
+            Some(own) => self.layout.for_each_undo(pegs, |holes, i| {
+                f(Canonicalizer::least_of(&own, &self.images[i], pegs ^ holes));
+            }),
+            None => self
+                .layout
+                .for_each_undo(pegs, |holes, _| f(self.canonical(pegs ^ holes))),
+        }
     }
 
-    /// [`Moves::for_each_jump`], also passing the jump's index in `by_to` (when the flag is
-    /// set) or `by_from`.
-    #[inline]
-    fn for_each_jump_at(&self, pegs: u64, mut f: impl FnMut(u64, usize, bool)) {
-        let empty = self.holes & !pegs;
-        if empty.count_ones() <= pegs.count_ones() {
-            let mut e = empty;
-            while e != 0 {
-                let t = e.trailing_zeros() as usize;
-                e &= e - 1;
-                for i in self.to_start[t]..self.to_start[t + 1] {
-                    let (needs, holes) = self.by_to[i];
-                    if pegs & needs == needs {
-                        f(holes, i, true);
-                    }
-                }
-            }
-        } else {
-            let mut p = pegs;
-            while p != 0 {
-                let s = p.trailing_zeros() as usize;
-                p &= p - 1;
-                for i in self.from_start[s]..self.from_start[s + 1] {
-                    let (needs, to, holes) = self.by_from[i];
-                    if pegs & needs == needs && pegs & to == 0 {
-                        f(holes, i, false);
-                    }
-                }
-            }
-        }
+    /// Keys of this space as canonical board positions under `canon`, sorted.
+    fn to_board(&self, keys: &[u64], canon: &Canonicalizer) -> Vec<u64> {
+        let mut out: Vec<u64> = keys
+            .par_iter()
+            .map(|&k| canon.canonical(self.layout.bits(k)).raw())
+            .collect();
+        out.par_sort_unstable();
+        out
     }
 }
 
 /// Open-addressing sum of counts by key, for one bucket of a level. `u64::MAX` marks a free
 /// slot: a child always has an empty hole (the one its jump left), so no key is all ones.
+///
+/// A key's home slot grows with its [`rank`] and probing never wraps around (a short tail
+/// past the last home takes the overflow), so the slots end up in rank order but for a few
+/// keys pushed just past their neighbours: reading them out needs no sort, only a pass of
+/// insertion that moves those few back.
 struct Table {
     keys: Vec<u64>,
     counts: Vec<u128>,
     len: usize,
+    /// Home slots: `1 << (64 - shift)`.
     shift: u32,
 }
+
+/// Slots past the last home slot, for probes that run off its end.
+const TAIL: usize = 64;
 
 impl Table {
     fn with_capacity(n: usize) -> Table {
         let slots = (n.max(8) * 2).next_power_of_two();
         Table {
-            keys: vec![u64::MAX; slots],
-            counts: vec![0; slots],
+            keys: vec![u64::MAX; slots + TAIL],
+            counts: vec![0; slots + TAIL],
             len: 0,
             shift: 64 - slots.trailing_zeros(),
         }
     }
 
-    /// Slot order for a key: bits below the ones that chose the bucket.
+    /// Home slot of a key: the rank's bits below the ones that chose the bucket.
     #[inline]
     fn home(&self, key: u64) -> usize {
-        ((key.wrapping_mul(0x9E37_79B9_7F4A_7C15) << 8) >> self.shift) as usize
+        ((rank(key) << 8) >> self.shift) as usize
     }
 
     #[inline]
     fn add(&mut self, key: u64, count: u128) -> Result<(), CountError> {
-        let mask = self.keys.len() - 1;
         let mut i = self.home(key);
-        loop {
-            let k = self.keys[i];
+        while let Some(&k) = self.keys.get(i) {
             if k == key {
                 self.counts[i] = self.counts[i]
                     .checked_add(count)
@@ -1093,13 +1089,16 @@ impl Table {
                 self.keys[i] = key;
                 self.counts[i] = count;
                 self.len += 1;
-                if self.len * 10 > self.keys.len() * 7 {
+                if self.len * 10 > (self.keys.len() - TAIL) * 7 {
                     self.grow()?;
                 }
                 return Ok(());
             }
-            i = (i + 1) & mask;
+            i += 1;
         }
+        // The probe ran past the tail: a bigger table spreads the keys out again.
+        self.grow()?;
+        self.add(key, count)
     }
 
     fn grow(&mut self) -> Result<(), CountError> {
@@ -1113,16 +1112,24 @@ impl Table {
         Ok(())
     }
 
-    /// The keys in order, with their counts.
+    /// The keys in [`rank`] order, with their counts.
     fn into_sorted(self) -> (Vec<u64>, Vec<u128>) {
-        let mut pairs: Vec<(u64, u128)> = self
-            .keys
-            .into_iter()
-            .zip(self.counts)
-            .filter(|&(k, _)| k != u64::MAX)
-            .collect();
-        pairs.sort_unstable_by_key(|p| p.0);
-        pairs.into_iter().unzip()
+        let mut keys = Vec::with_capacity(self.len);
+        let mut counts = Vec::with_capacity(self.len);
+        for (&k, &c) in self.keys.iter().zip(&self.counts) {
+            if k == u64::MAX {
+                continue;
+            }
+            // Insertion: only keys that probing pushed past a later home move, and not far.
+            let r = rank(k);
+            let mut at = keys.len();
+            while at > 0 && rank(keys[at - 1]) > r {
+                at -= 1;
+            }
+            keys.insert(at, k);
+            counts.insert(at, c);
+        }
+        (keys, counts)
     }
 }
 
@@ -1298,12 +1305,11 @@ mod tests {
     fn wide_and_narrow_children_sum_alike() {
         let board = Board::builtin("english").unwrap();
         let problem = Problem::conventional(&board).unwrap();
-        let canon = group_of(&problem);
-        let moves = Moves::new(&board, &canon);
+        let space = Space::new(&problem);
         // The four first jumps of the English board are one class: one child with 4 paths.
-        let start = [canon.canonical(problem.start()).raw()];
+        let start = [space.key(problem.start())];
         for count in [3u128, 3 << 70] {
-            let out = expand(&start, &[count], &moves, &canon, None, 1.0, 1.0).unwrap();
+            let out = expand(&start, &[count], &space, None, 1.0, 1.0).unwrap();
             assert_eq!((out.keys.len(), out.children), (1, 4));
             assert_eq!(out.counts, vec![4 * count]);
             assert_eq!(out.positions, 1);

@@ -39,6 +39,7 @@ mod error;
 pub mod fewest;
 mod jumps;
 mod lattice;
+mod layout;
 mod meet;
 pub mod notation;
 pub mod one_dimensional;

@@ -104,7 +104,7 @@ impl Records {
 pub(crate) fn merge<E: From<std::io::Error>>(
     runs: &[PathBuf],
     out: &Path,
-    order: impl Fn(u64) -> (usize, u64),
+    order: impl Fn(u64) -> u64,
     add: impl Fn(u128, u128) -> Result<u128, E>,
 ) -> Result<usize, E> {
     let mut readers: Vec<Records> = runs
@@ -114,13 +114,13 @@ pub(crate) fn merge<E: From<std::io::Error>>(
     let mut heap = BinaryHeap::new();
     for (i, r) in readers.iter_mut().enumerate() {
         if let Some((k, c)) = r.next_record()? {
-            heap.push(Reverse((order(k), i, c)));
+            heap.push(Reverse((order(k), i, k, c)));
         }
     }
     let mut w = BufWriter::with_capacity(1 << 20, File::create(out)?);
     let mut written = 0usize;
     let mut pending: Option<(u64, u128)> = None;
-    while let Some(Reverse(((_, k), i, c))) = heap.pop() {
+    while let Some(Reverse((_, i, k, c))) = heap.pop() {
         pending = match pending {
             Some((pk, pc)) if pk == k => Some((pk, add(pc, c)?)),
             Some((pk, pc)) => {
@@ -132,7 +132,7 @@ pub(crate) fn merge<E: From<std::io::Error>>(
             None => Some((k, c)),
         };
         if let Some((k2, c2)) = readers[i].next_record()? {
-            heap.push(Reverse((order(k2), i, c2)));
+            heap.push(Reverse((order(k2), i, k2, c2)));
         }
     }
     if let Some((pk, pc)) = pending {
@@ -155,7 +155,7 @@ mod tests {
         let (a, b, out) = (dir.file("run"), dir.file("run"), dir.file("level"));
         write(&a, &[1, 3, 5], &[1, 1, u128::from(u64::MAX) + 1]).unwrap();
         write(&b, &[2, 3, 6], &[10, 10, 10]).unwrap();
-        let n = merge::<std::io::Error>(&[a, b], &out, |k| (0, k), |x, y| Ok(x + y)).unwrap();
+        let n = merge::<std::io::Error>(&[a, b], &out, |k| k, |x, y| Ok(x + y)).unwrap();
         assert_eq!(n, 5);
         let mut r = Records::open(&out).unwrap();
         let (keys, counts) = r.chunk(100).unwrap();

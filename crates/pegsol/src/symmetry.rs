@@ -125,33 +125,54 @@ impl Symmetries {
     /// as a stabilizer is).
     #[must_use]
     pub fn canonicalizer(&self, elements: &[usize]) -> Canonicalizer {
+        let identity: Vec<u32> = (0..self.perms.first().map_or(0, Vec::len) as u32).collect();
+        self.canonicalizer_placed(elements, &identity)
+    }
+
+    /// [`Symmetries::canonicalizer`] for positions whose hole `h` is kept at bit `place[h]`
+    /// (distinct bits below 64), as a layout where every jump direction is one shift keeps
+    /// them. Bits that hold no hole map to nothing.
+    #[must_use]
+    pub(crate) fn canonicalizer_placed(&self, elements: &[usize], place: &[u32]) -> Canonicalizer {
+        let top = place.iter().map(|&b| b as usize + 1).max().unwrap_or(0);
+        let bytes = top.div_ceil(8);
+        // Which hole sits at each bit.
+        let mut hole_at = vec![None; bytes * 8];
+        for (h, &b) in place.iter().enumerate() {
+            hole_at[b as usize] = Some(h);
+        }
         let mut tables = Vec::new();
-        for &g in elements {
-            if g != 0 {
-                tables.extend_from_slice(
-                    &self.tables[g * self.bytes * 256..(g + 1) * self.bytes * 256],
-                );
+        for &g in elements.iter().filter(|&&g| g != 0) {
+            for k in 0..bytes {
+                for v in 0..256usize {
+                    let mut out = 0u64;
+                    for bit in 0..8 {
+                        if let Some(h) = hole_at[k * 8 + bit].filter(|_| v >> bit & 1 == 1) {
+                            out |= 1 << place[self.perms[g][h].index()];
+                        }
+                    }
+                    tables.push(out);
+                }
             }
         }
-        let count = tables.len() / (self.bytes * 256).max(1);
+        let count = tables.len() / (bytes * 256).max(1);
         // The wide form: per byte value, its images under every element side by side, so
         // one lookup per byte serves the whole group (the identity pads unused lanes).
         let mut wide = Vec::new();
         if count < WIDE {
-            wide = vec![[0u64; WIDE]; self.bytes * 256];
-            for k in 0..self.bytes {
+            wide = vec![[0u64; WIDE]; bytes * 256];
+            for k in 0..bytes {
                 for v in 0..256usize {
                     let lanes = &mut wide[k * 256 + v];
-                    let identity = if k * 8 < 64 { (v as u64) << (8 * k) } else { 0 };
-                    lanes.fill(identity);
+                    lanes.fill((v as u64) << (8 * k));
                     for g in 0..count {
-                        lanes[g] = tables[(g * self.bytes + k) * 256 + v];
+                        lanes[g] = tables[(g * bytes + k) * 256 + v];
                     }
                 }
             }
         }
         Canonicalizer {
-            bytes: self.bytes,
+            bytes,
             count,
             tables,
             wide,

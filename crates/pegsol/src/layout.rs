@@ -1,0 +1,254 @@
+//! Where a board's holes sit in a 64-bit word for whole-game work.
+//!
+//! A board numbers its holes densely (the English board's 33 holes are bits 0 to 32), which
+//! keeps positions small but gives every jump its own shape. Placing hole `(r, c)` at bit
+//! `r * cols + c` instead, when the board's rectangle fits 64 bits, turns every jump direction
+//! into one constant shift: the jumps of a position in one direction are then found for all
+//! holes at once with a few shifts and ands (see [`Layout::for_each_jump`]), with no branch
+//! per candidate jump. Boards too large for that keep the dense numbering and go jump by jump.
+
+use crate::bitset::Bits;
+use crate::board::Board;
+
+/// One jump direction of a grid layout: `from`, `from + shift`, `from + 2 * shift`.
+#[derive(Clone, Copy, Debug)]
+struct Direction {
+    shift: i32,
+    /// The bits from which a jump in this direction exists on the board.
+    from: u64,
+}
+
+/// A placement of a board's holes in a 64-bit word, and the board's jumps in it.
+#[derive(Clone, Debug)]
+pub(crate) struct Layout {
+    /// Bit of each hole.
+    place: Vec<u32>,
+    /// The bits that hold holes.
+    holes: u64,
+    /// Non-empty when every jump direction is one shift (the grid layout).
+    directions: Vec<Direction>,
+    /// Every jump as (the bits that must hold pegs, the landing bit), for the dense layout.
+    jumps: Vec<(u64, u64)>,
+}
+
+impl Layout {
+    /// The grid layout when the board's rectangle fits 64 bits and each jump direction is a
+    /// constant shift in it; the board's own numbering otherwise.
+    pub(crate) fn of(board: &Board) -> Layout {
+        Layout::grid(board).unwrap_or_else(|| Layout::dense(board))
+    }
+
+    /// The board's own numbering, jump by jump.
+    pub(crate) fn dense(board: &Board) -> Layout {
+        let n = board.hole_count() as u32;
+        Layout::with(board, (0..n).collect(), Vec::new())
+    }
+
+    fn grid(board: &Board) -> Option<Layout> {
+        let (rows, cols) = board.dimensions();
+        if rows * cols > 64 {
+            return None;
+        }
+        let place: Vec<u32> = (0..board.hole_count())
+            .filter_map(crate::bitset::Hole::new)
+            .map(|h| {
+                let (r, c) = board.coords(h);
+                (r * cols + c) as u32
+            })
+            .collect();
+        let mut directions: Vec<Direction> = Vec::new();
+        for j in board.jumps() {
+            let (f, o, t) = (
+                place[j.from().index()] as i32,
+                place[j.over().index()] as i32,
+                place[j.to().index()] as i32,
+            );
+            let shift = o - f;
+            if t - o != shift {
+                return None;
+            }
+            match directions.iter_mut().find(|d| d.shift == shift) {
+                Some(d) => d.from |= 1 << f,
+                None => directions.push(Direction {
+                    shift,
+                    from: 1 << f,
+                }),
+            }
+        }
+        // `from` holds only bits where the board has that jump, so rows wrapping into each
+        // other under a shift never admit a jump the board lacks.
+        Some(Layout::with(board, place, directions))
+    }
+
+    fn with(board: &Board, place: Vec<u32>, directions: Vec<Direction>) -> Layout {
+        let holes = place.iter().fold(0u64, |m, &b| m | 1 << b);
+        let bit = |h: crate::bitset::Hole| 1u64 << place[h.index()];
+        let jumps = board
+            .jumps()
+            .iter()
+            .map(|j| (bit(j.from()) | bit(j.over()), bit(j.to())))
+            .collect();
+        Layout {
+            place,
+            holes,
+            directions,
+            jumps,
+        }
+    }
+
+    /// The bit of each hole.
+    pub(crate) fn place(&self) -> &[u32] {
+        &self.place
+    }
+
+    /// The bits that hold holes.
+    pub(crate) const fn holes(&self) -> u64 {
+        self.holes
+    }
+
+    /// Whether jumps go by shifts (the grid layout).
+    pub(crate) fn is_grid(&self) -> bool {
+        !self.directions.is_empty()
+    }
+
+    /// A position in this layout.
+    pub(crate) fn key(&self, set: Bits) -> u64 {
+        set.iter().fold(0, |m, h| m | 1 << self.place[h.index()])
+    }
+
+    /// A position of this layout as the board's holes.
+    pub(crate) fn bits(&self, key: u64) -> Bits {
+        let mut out = 0u64;
+        for (h, &b) in self.place.iter().enumerate() {
+            out |= (key >> b & 1) << h;
+        }
+        Bits(out)
+    }
+
+    /// Number of jump slots: [`Layout::for_each_jump`] passes indices below this.
+    pub(crate) fn slots(&self) -> usize {
+        if self.is_grid() {
+            self.directions.len() * 64
+        } else {
+            self.jumps.len()
+        }
+    }
+
+    /// The holes (all three) of jump slot `i`.
+    pub(crate) fn slot_holes(&self, i: usize) -> u64 {
+        if self.is_grid() {
+            let d = self.directions[i / 64];
+            let f = (i % 64) as i32;
+            if d.from >> f & 1 == 0 {
+                return 0;
+            }
+            (1u64 << f) | 1 << (f + d.shift) | 1 << (f + 2 * d.shift)
+        } else {
+            let (needs, to) = self.jumps[i];
+            needs | to
+        }
+    }
+
+    /// Calls `f(holes, slot)` for every jump legal in `pegs`: the jump's three holes, and
+    /// its slot (an index below [`Layout::slots`], for per-jump tables).
+    ///
+    /// In the grid layout, the jumps in direction `s` start where a peg has a peg `s` further
+    /// and an empty hole `2s` further: `from & pegs & pegs >> s & empty >> 2s` (shifts
+    /// reversed for negative `s`), one word operation for all holes at once.
+    #[inline]
+    pub(crate) fn for_each_jump(&self, pegs: u64, mut f: impl FnMut(u64, usize)) {
+        let empty = self.holes & !pegs;
+        if self.is_grid() {
+            for (d, dir) in self.directions.iter().enumerate() {
+                let s = dir.shift;
+                let mut starts = if s > 0 {
+                    dir.from & pegs & pegs >> s & empty >> (2 * s)
+                } else {
+                    dir.from & pegs & pegs << -s & empty << (-2 * s)
+                };
+                let line = 1u64 | 1 << s.unsigned_abs() | 1 << (2 * s.unsigned_abs());
+                while starts != 0 {
+                    let at = starts.trailing_zeros();
+                    starts &= starts - 1;
+                    let holes = if s > 0 {
+                        line << at
+                    } else {
+                        line << (at - 2 * s.unsigned_abs())
+                    };
+                    f(holes, d * 64 + at as usize);
+                }
+            }
+        } else {
+            for (i, &(needs, to)) in self.jumps.iter().enumerate() {
+                if pegs & needs == needs && empty & to != 0 {
+                    f(needs | to, i);
+                }
+            }
+        }
+    }
+
+    /// Calls `f(holes, slot)` for every jump that can be undone in `pegs`: its landing hole
+    /// holds a peg and the other two are empty, so `pegs ^ holes` is a parent of `pegs`.
+    #[inline]
+    pub(crate) fn for_each_undo(&self, pegs: u64, mut f: impl FnMut(u64, usize)) {
+        // Undoing a jump is a jump on the complement.
+        self.for_each_jump(self.holes & !pegs, |holes, i| f(holes, i));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn grid_and_dense_layouts_find_the_same_jumps() {
+        for name in [
+            "english",
+            "french",
+            "triangle8",
+            "rect:4x5",
+            "english-diagonal",
+            "diamond",
+        ] {
+            let b = Board::builtin(name).unwrap();
+            let layout = Layout::of(&b);
+            assert_eq!(layout.is_grid(), name != "diamond", "{name}");
+            let dense = Layout::dense(&b);
+            let mut seed = 0x2545_F491_4F6C_DD1Du64;
+            for _ in 0..300 {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                let pegs = Bits(seed & b.holes().raw());
+                assert_eq!(layout.bits(layout.key(pegs)), pegs);
+                let mut a = Vec::new();
+                layout.for_each_jump(layout.key(pegs), |h, i| {
+                    assert_eq!(layout.slot_holes(i), h);
+                    a.push(layout.bits(h).raw());
+                });
+                let mut d: Vec<u64> = b
+                    .jumps()
+                    .iter()
+                    .filter(|j| j.is_legal(pegs))
+                    .map(|j| j.holes().raw())
+                    .collect();
+                let mut u = Vec::new();
+                layout.for_each_undo(layout.key(pegs), |h, _| u.push(layout.bits(h).raw()));
+                let mut du: Vec<u64> = b
+                    .jumps()
+                    .iter()
+                    .filter(|j| j.is_legal(Bits(b.holes().raw() & !pegs.raw())))
+                    .map(|j| j.holes().raw())
+                    .collect();
+                let mut dd = Vec::new();
+                dense.for_each_jump(pegs.raw(), |h, _| dd.push(h));
+                for v in [&mut a, &mut d, &mut dd, &mut u, &mut du] {
+                    v.sort_unstable();
+                }
+                assert_eq!(a, d, "{name}");
+                assert_eq!(dd, d, "{name}");
+                assert_eq!(u, du, "{name}");
+            }
+        }
+    }
+}
