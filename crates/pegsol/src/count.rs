@@ -1048,8 +1048,8 @@ impl Space {
 /// keys pushed just past their neighbours: reading them out needs no sort, only a pass of
 /// insertion that moves those few back.
 struct Table {
-    keys: Vec<u64>,
-    counts: Vec<u128>,
+    /// Key and count (low and high words) side by side: one cache line per probe.
+    slots: Vec<[u64; 3]>,
     len: usize,
     /// Home slots: `1 << (64 - shift)`.
     shift: u32,
@@ -1058,12 +1058,13 @@ struct Table {
 /// Slots past the last home slot, for probes that run off its end.
 const TAIL: usize = 64;
 
+const FREE: [u64; 3] = [u64::MAX, 0, 0];
+
 impl Table {
     fn with_capacity(n: usize) -> Table {
         let slots = (n.max(8) * 2).next_power_of_two();
         Table {
-            keys: vec![u64::MAX; slots + TAIL],
-            counts: vec![0; slots + TAIL],
+            slots: vec![FREE; slots + TAIL],
             len: 0,
             shift: 64 - slots.trailing_zeros(),
         }
@@ -1077,35 +1078,37 @@ impl Table {
 
     #[inline]
     fn add(&mut self, key: u64, count: u128) -> Result<(), CountError> {
-        let mut i = self.home(key);
-        while let Some(&k) = self.keys.get(i) {
-            if k == key {
-                self.counts[i] = self.counts[i]
-                    .checked_add(count)
-                    .ok_or(CountError::Overflow)?;
-                return Ok(());
-            }
-            if k == u64::MAX {
-                self.keys[i] = key;
-                self.counts[i] = count;
-                self.len += 1;
-                if self.len * 10 > (self.keys.len() - TAIL) * 7 {
-                    self.grow()?;
+        loop {
+            let mut i = self.home(key);
+            while let Some(slot) = self.slots.get_mut(i) {
+                if slot[0] == key {
+                    let sum = (u128::from(slot[2]) << 64 | u128::from(slot[1]))
+                        .checked_add(count)
+                        .ok_or(CountError::Overflow)?;
+                    *slot = [key, sum as u64, (sum >> 64) as u64];
+                    return Ok(());
                 }
-                return Ok(());
+                if slot[0] == u64::MAX {
+                    *slot = [key, count as u64, (count >> 64) as u64];
+                    self.len += 1;
+                    if self.len * 10 > (self.slots.len() - TAIL) * 7 {
+                        self.grow()?;
+                    }
+                    return Ok(());
+                }
+                i += 1;
             }
-            i += 1;
+            // The probe ran past the tail: a bigger table spreads the keys out again.
+            self.grow()?;
         }
-        // The probe ran past the tail: a bigger table spreads the keys out again.
-        self.grow()?;
-        self.add(key, count)
     }
 
+    #[cold]
     fn grow(&mut self) -> Result<(), CountError> {
-        let mut bigger = Table::with_capacity(self.keys.len());
-        for (&k, &c) in self.keys.iter().zip(&self.counts) {
-            if k != u64::MAX {
-                bigger.add(k, c)?;
+        let mut bigger = Table::with_capacity(self.slots.len());
+        for s in &self.slots {
+            if s[0] != u64::MAX {
+                bigger.add(s[0], u128::from(s[2]) << 64 | u128::from(s[1]))?;
             }
         }
         *self = bigger;
@@ -1114,9 +1117,10 @@ impl Table {
 
     /// The keys in [`rank`] order, with their counts.
     fn into_sorted(self) -> (Vec<u64>, Vec<u128>) {
-        let mut keys = Vec::with_capacity(self.len);
+        let mut keys: Vec<u64> = Vec::with_capacity(self.len);
         let mut counts = Vec::with_capacity(self.len);
-        for (&k, &c) in self.keys.iter().zip(&self.counts) {
+        for s in &self.slots {
+            let k = s[0];
             if k == u64::MAX {
                 continue;
             }
@@ -1127,7 +1131,7 @@ impl Table {
                 at -= 1;
             }
             keys.insert(at, k);
-            counts.insert(at, c);
+            counts.insert(at, u128::from(s[2]) << 64 | u128::from(s[1]));
         }
         (keys, counts)
     }

@@ -234,8 +234,12 @@ impl Canonicalizer {
     #[must_use]
     #[inline]
     pub(crate) fn least_of(a: &[u64; WIDE], b: &[u64; WIDE], x: u64) -> u64 {
-        // Unused lanes hold the identity image, which is `x` itself.
-        a.iter().zip(b).fold(x, |m, (p, q)| m.min(p ^ q))
+        // Unused lanes hold the identity image, which is `x` itself. A tree of minima keeps
+        // the chain of dependent compares short.
+        const { assert!(WIDE == 8) };
+        let l: [u64; WIDE] = std::array::from_fn(|i| a[i] ^ b[i]);
+        let m = (l[0].min(l[1]).min(l[2].min(l[3]))).min(l[4].min(l[5]).min(l[6].min(l[7])));
+        m.min(x)
     }
 
     /// The size of the orbit of `set`, from its [`images`](Self::images).
