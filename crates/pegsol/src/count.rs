@@ -200,11 +200,10 @@ pub fn count_with(
     options: &CountOptions,
     progress: &(dyn Fn(&Level) + Sync),
 ) -> Result<Count, CountError> {
-    let canon = group_of(problem);
     let cut = options.pagoda.then(|| Cut::new(problem));
     analyse(
         problem,
-        &canon,
+        None,
         cut.as_ref(),
         options.max_memory,
         options.spill.as_deref(),
@@ -497,25 +496,38 @@ fn gather<C: Packed>(
         })
         .collect::<Result<_, CountError>>()?;
     drop(parts);
+    // The buckets' runs side by side make the level: copied in parallel into place.
     let total: usize = merged.iter().map(|m| m.0.len()).sum();
-    out.keys.reserve(total);
-    out.counts.reserve(total);
-    for (ks, cs) in merged {
-        out.keys.extend(ks);
-        out.counts.extend(cs);
+    out.keys = vec![0; total];
+    out.counts = vec![0; total];
+    let mut places = Vec::with_capacity(BUCKETS);
+    let (mut keys, mut counts) = (&mut out.keys[..], &mut out.counts[..]);
+    for (ks, _) in &merged {
+        let (k, rest_k) = keys.split_at_mut(ks.len());
+        let (c, rest_c) = counts.split_at_mut(ks.len());
+        places.push((k, c));
+        (keys, counts) = (rest_k, rest_c);
     }
+    places
+        .into_par_iter()
+        .zip(merged)
+        .for_each(|((k, c), (ks, cs))| {
+            k.copy_from_slice(&ks);
+            c.copy_from_slice(&cs);
+        });
     if std::env::var_os("PEGSOL_TRACE").is_some() { eprintln!("gen {:?} merge {:?} children {}", t1-t0, t1.elapsed(), out.children); }
     Ok(out)
 }
 
-/// [`count`], also returning the winning representatives of every level, and stopping with
+/// [`count`], also returning the winning representatives of every level (canonical under
+/// `canon`, which must come from [`group_of`]; empty without it), and stopping with
 /// [`CountError::Timeout`] at the first level boundary (or slice of a spilled level) after
 /// `deadline`. With `spill`, a level
 /// whose children would not fit in `max_memory` is expanded in slices whose sorted runs go to
 /// files there, merged into the next level on disk (external-memory breadth-first search).
 pub(crate) fn analyse(
     problem: &Problem,
-    canon: &Canonicalizer,
+    canon: Option<&Canonicalizer>,
     cut: Option<&Cut>,
     max_memory: usize,
     spill: Option<&Path>,
@@ -692,7 +704,9 @@ pub(crate) fn analyse(
         let entry = &mut result.levels[depth];
         entry.winning_classes = winners.len() as u64;
         entry.winning = winners.par_iter().map(|&k| space.orbit(k)).sum();
-        all_winners[depth] = space.to_board(&winners, canon);
+        if let Some(canon) = canon {
+            all_winners[depth] = space.to_board(&winners, canon);
+        }
     }
     if std::env::var_os("PEGSOL_TRACE").is_some() { eprintln!("backward {:?}", tb.elapsed()); }
     Ok((result, all_winners))
@@ -1175,7 +1189,8 @@ mod tests {
             let start = b.holes().minus(b.hole_set(empty).unwrap());
             let p = Problem::new(&b, start, Finish::Holes(b.hole_set(finish).unwrap())).unwrap();
             let canon = group_of(&p);
-            let (_, full) = analyse(&p, &canon, None, usize::MAX, None, None, &|_| {}).unwrap();
+            let (_, full) =
+                analyse(&p, Some(&canon), None, usize::MAX, None, None, &|_| {}).unwrap();
             let met = winners_meeting(&p, &canon, usize::MAX, None)
                 .unwrap()
                 .unwrap();

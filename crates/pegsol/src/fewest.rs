@@ -264,7 +264,7 @@ pub fn fewest_moves_by_winning_set(problem: &Problem, limits: &Limits) -> MovesR
         winners_meeting(problem, &canon, limits.max_memory, deadline).unwrap_or_else(|| {
             analyse(
                 problem,
-                &canon,
+                Some(&canon),
                 None,
                 limits.max_memory,
                 None,
