@@ -396,12 +396,15 @@ fn expand(
     branching: f64,
     duplication: f64,
 ) -> Result<Expanded, CountError> {
-    // Most levels' path counts fit 64 bits: their children are then 16 bytes, not 24.
+    // Most levels' path counts fit 64 bits: their children, and the sums of those, are then
+    // 16 bytes, not 24. Where a sum turns out not to fit, the level is redone wide.
     if cs.iter().all(|&c| c <= u128::from(u64::MAX)) {
-        expand_with::<Narrow>(ks, cs, space, cut, branching, duplication)
-    } else {
-        expand_with::<Child>(ks, cs, space, cut, branching, duplication)
+        match expand_with::<Narrow>(ks, cs, space, cut, branching, duplication) {
+            Err(CountError::Overflow) => {}
+            done => return done,
+        }
     }
+    expand_with::<Child>(ks, cs, space, cut, branching, duplication)
 }
 
 /// [`expand`] with children packed as `C`.
@@ -486,10 +489,10 @@ fn gather<C: Packed>(
         .into_par_iter()
         .map(|b| {
             let n: usize = parts.iter().map(|p| p.buckets[b].len()).sum();
-            let mut table = Table::with_capacity((n as f64 * expect) as usize);
+            let mut table = Table::<C>::with_capacity((n as f64 * expect) as usize);
             for p in &parts {
-                for c in &p.buckets[b] {
-                    table.add(c.key(), c.count())?;
+                for &c in &p.buckets[b] {
+                    table.add(c)?;
                 }
             }
             Ok(table.into_sorted())
@@ -876,16 +879,24 @@ struct Child {
     hi: u64,
 }
 
-/// A child with its inherited path count, as stored in a bucket.
+/// A child with its inherited path count, as stored in a bucket and summed in a [`Table`].
 trait Packed: Copy + Send + Sync {
+    /// A free table slot: no child has every bit set, since its jump left a hole empty.
+    const FREE: Self;
     /// Packs `count`, which must fit (see [`expand`]).
     fn new(key: u64, count: u128) -> Self;
-
     fn key(self) -> u64;
     fn count(self) -> u128;
+    /// Adds the count of `other`, a child with the same key.
+    fn absorb(&mut self, other: Self) -> Result<(), CountError>;
 }
 
 impl Packed for Child {
+    const FREE: Child = Child {
+        key: u64::MAX,
+        lo: 0,
+        hi: 0,
+    };
     fn new(key: u64, count: u128) -> Child {
         Child {
             key,
@@ -899,9 +910,17 @@ impl Packed for Child {
     fn count(self) -> u128 {
         u128::from(self.hi) << 64 | u128::from(self.lo)
     }
+    fn absorb(&mut self, other: Child) -> Result<(), CountError> {
+        let sum = self
+            .count()
+            .checked_add(other.count())
+            .ok_or(CountError::Overflow)?;
+        *self = Child::new(self.key, sum);
+        Ok(())
+    }
 }
 
-/// A child whose path count fits 64 bits: 16 bytes.
+/// A child whose path count fits 64 bits: 16 bytes. Used only where the sums fit too.
 #[derive(Clone, Copy)]
 struct Narrow {
     key: u64,
@@ -909,6 +928,10 @@ struct Narrow {
 }
 
 impl Packed for Narrow {
+    const FREE: Narrow = Narrow {
+        key: u64::MAX,
+        count: 0,
+    };
     fn new(key: u64, count: u128) -> Narrow {
         debug_assert!(count <= u128::from(u64::MAX));
         Narrow {
@@ -921,6 +944,13 @@ impl Packed for Narrow {
     }
     fn count(self) -> u128 {
         u128::from(self.count)
+    }
+    fn absorb(&mut self, other: Narrow) -> Result<(), CountError> {
+        self.count = self
+            .count
+            .checked_add(other.count)
+            .ok_or(CountError::Overflow)?;
+        Ok(())
     }
 }
 
@@ -1061,9 +1091,9 @@ impl Space {
 /// past the last home takes the overflow), so the slots end up in rank order but for a few
 /// keys pushed just past their neighbours: reading them out needs no sort, only a pass of
 /// insertion that moves those few back.
-struct Table {
-    /// Key and count (low and high words) side by side: one cache line per probe.
-    slots: Vec<[u64; 3]>,
+struct Table<C> {
+    /// Key and count side by side: one cache line per probe.
+    slots: Vec<C>,
     len: usize,
     /// Home slots: `1 << (64 - shift)`.
     shift: u32,
@@ -1072,13 +1102,11 @@ struct Table {
 /// Slots past the last home slot, for probes that run off its end.
 const TAIL: usize = 64;
 
-const FREE: [u64; 3] = [u64::MAX, 0, 0];
-
-impl Table {
-    fn with_capacity(n: usize) -> Table {
+impl<C: Packed> Table<C> {
+    fn with_capacity(n: usize) -> Table<C> {
         let slots = (n.max(8) * 2).next_power_of_two();
         Table {
-            slots: vec![FREE; slots + TAIL],
+            slots: vec![C::FREE; slots + TAIL],
             len: 0,
             shift: 64 - slots.trailing_zeros(),
         }
@@ -1091,19 +1119,16 @@ impl Table {
     }
 
     #[inline]
-    fn add(&mut self, key: u64, count: u128) -> Result<(), CountError> {
+    fn add(&mut self, child: C) -> Result<(), CountError> {
+        let key = child.key();
         loop {
             let mut i = self.home(key);
             while let Some(slot) = self.slots.get_mut(i) {
-                if slot[0] == key {
-                    let sum = (u128::from(slot[2]) << 64 | u128::from(slot[1]))
-                        .checked_add(count)
-                        .ok_or(CountError::Overflow)?;
-                    *slot = [key, sum as u64, (sum >> 64) as u64];
-                    return Ok(());
+                if slot.key() == key {
+                    return slot.absorb(child);
                 }
-                if slot[0] == u64::MAX {
-                    *slot = [key, count as u64, (count >> 64) as u64];
+                if slot.key() == u64::MAX {
+                    *slot = child;
                     self.len += 1;
                     if self.len * 10 > (self.slots.len() - TAIL) * 7 {
                         self.grow()?;
@@ -1120,9 +1145,9 @@ impl Table {
     #[cold]
     fn grow(&mut self) -> Result<(), CountError> {
         let mut bigger = Table::with_capacity(self.slots.len());
-        for s in &self.slots {
-            if s[0] != u64::MAX {
-                bigger.add(s[0], u128::from(s[2]) << 64 | u128::from(s[1]))?;
+        for &s in &self.slots {
+            if s.key() != u64::MAX {
+                bigger.add(s)?;
             }
         }
         *self = bigger;
@@ -1133,8 +1158,8 @@ impl Table {
     fn into_sorted(self) -> (Vec<u64>, Vec<u128>) {
         let mut keys: Vec<u64> = Vec::with_capacity(self.len);
         let mut counts = Vec::with_capacity(self.len);
-        for s in &self.slots {
-            let k = s[0];
+        for &s in &self.slots {
+            let k = s.key();
             if k == u64::MAX {
                 continue;
             }
@@ -1145,7 +1170,7 @@ impl Table {
                 at -= 1;
             }
             keys.insert(at, k);
-            counts.insert(at, u128::from(s[2]) << 64 | u128::from(s[1]));
+            counts.insert(at, s.count());
         }
         (keys, counts)
     }
@@ -1327,7 +1352,9 @@ mod tests {
         let space = Space::new(&problem);
         // The four first jumps of the English board are one class: one child with 4 paths.
         let start = [space.key(problem.start())];
-        for count in [3u128, 3 << 70] {
+        // 3 fits 64 bits throughout; half of `u64::MAX` fits, but not four of it, so that
+        // level is redone wide; 3 << 70 is wide from the start.
+        for count in [3u128, u128::from(u64::MAX / 2), 3 << 70] {
             let out = expand(&start, &[count], &space, None, 1.0, 1.0).unwrap();
             assert_eq!((out.keys.len(), out.children), (1, 4));
             assert_eq!(out.counts, vec![4 * count]);
