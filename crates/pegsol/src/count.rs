@@ -1165,12 +1165,14 @@ impl<C: Packed> Table<C> {
             }
             // Insertion: only keys that probing pushed past a later home move, and not far.
             let r = rank(k);
-            let mut at = keys.len();
+            keys.push(k);
+            counts.push(s.count());
+            let mut at = keys.len() - 1;
             while at > 0 && rank(keys[at - 1]) > r {
+                keys.swap(at - 1, at);
+                counts.swap(at - 1, at);
                 at -= 1;
             }
-            keys.insert(at, k);
-            counts.insert(at, s.count());
         }
         (keys, counts)
     }
