@@ -348,6 +348,7 @@ fn run(cli: Cli) -> Result<u8> {
                 pagoda,
                 spill,
                 timeout: timeout_of(timeout)?,
+                ..pegsol::count::CountOptions::default()
             },
             json,
         ),

@@ -20,10 +20,10 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use crate::bitset::Bits;
+use crate::layout::Layout;
 use crate::pagoda::Pagoda;
 use crate::search::Problem;
 use crate::spill;
-use crate::layout::Layout;
 use crate::symmetry::{Canonicalizer, WIDE};
 
 /// Figures for one jump level.
@@ -181,6 +181,11 @@ pub struct CountOptions {
     /// Stop with [`CountError::Timeout`] at the first level boundary (or slice of a spilled
     /// level) after this long.
     pub timeout: Option<std::time::Duration>,
+    /// Find jumps by word-wide shifts with the holes laid out on the board's grid, when its
+    /// rectangle fits 64 bits (the default). Off, jumps are tested one by one in the board's
+    /// own numbering, as on larger boards; the figures are the same either way, only
+    /// slower, which is what this switch is for: measuring the grid against it.
+    pub grid: bool,
 }
 
 impl Default for CountOptions {
@@ -190,6 +195,7 @@ impl Default for CountOptions {
             pagoda: false,
             spill: None,
             timeout: None,
+            grid: true,
         }
     }
 }
@@ -200,10 +206,12 @@ pub fn count_with(
     options: &CountOptions,
     progress: &(dyn Fn(&Level) + Sync),
 ) -> Result<Count, CountError> {
-    let cut = options.pagoda.then(|| Cut::new(problem));
+    let space = Space::new(problem, options.grid);
+    let cut = options.pagoda.then(|| Cut::new(problem, &space.layout));
     analyse(
         problem,
         None,
+        &space,
         cut.as_ref(),
         options.max_memory,
         options.spill.as_deref(),
@@ -258,9 +266,8 @@ impl Cut {
     /// keeping the few with the least slack (start total over finish total): each costs
     /// eight lookups per child, and those are the ones that cut early. Its tables read keys
     /// of the board's [`Layout`], as a count keeps them.
-    pub(crate) fn new(problem: &Problem) -> Cut {
+    pub(crate) fn new(problem: &Problem, layout: &Layout) -> Cut {
         let board = problem.board();
-        let layout = Layout::of(board);
         let targets = problem.targets();
         let mut functions = Pagoda::stock(board);
         if targets.len() <= 8 {
@@ -449,7 +456,6 @@ fn gather<C: Packed>(
     duplication: f64,
     each: impl Fn(u64, u128, &mut Part<C>) + Sync,
 ) -> Result<Expanded, CountError> {
-    let t0 = Instant::now();
     let chunk = (ks.len() / (rayon::current_num_threads() * 4)).max(1024);
     // Pushes go straight into hash buckets, so that each bucket can be summed and sorted on
     // its own, in cache, in parallel: no global sort of the whole level.
@@ -481,7 +487,6 @@ fn gather<C: Packed>(
             .ok_or(CountError::Overflow)?;
         out.children += part.buckets.iter().map(Vec::len).sum::<usize>();
     }
-    let t1 = Instant::now();
     // Each bucket's pushes are summed in a hash table first (there are several per distinct
     // key), which reads out in rank order.
     let expect = 1.5 / duplication;
@@ -518,7 +523,6 @@ fn gather<C: Packed>(
             k.copy_from_slice(&ks);
             c.copy_from_slice(&cs);
         });
-    if std::env::var_os("PEGSOL_TRACE").is_some() { eprintln!("gen {:?} merge {:?} children {}", t1-t0, t1.elapsed(), out.children); }
     Ok(out)
 }
 
@@ -528,16 +532,17 @@ fn gather<C: Packed>(
 /// `deadline`. With `spill`, a level
 /// whose children would not fit in `max_memory` is expanded in slices whose sorted runs go to
 /// files there, merged into the next level on disk (external-memory breadth-first search).
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn analyse(
     problem: &Problem,
     canon: Option<&Canonicalizer>,
+    space: &Space,
     cut: Option<&Cut>,
     max_memory: usize,
     spill: Option<&Path>,
     deadline: Option<Instant>,
     progress: &(dyn Fn(&Level) + Sync),
 ) -> Result<(Count, Winners), CountError> {
-    let space = Space::new(problem);
     let targets = problem.targets();
     let goal = targets.first().map_or(1, |t| t.count());
     let is_target: Vec<u64> = {
@@ -606,7 +611,7 @@ pub(crate) fn analyse(
                         .ok_or(CountError::Overflow)?;
                 }
             }
-            let out = expand(ks, cs, &space, cut, branching, duplication)?;
+            let out = expand(ks, cs, space, cut, branching, duplication)?;
             positions += out.positions;
             dead_ends += out.dead_ends;
             games = games.checked_add(out.games).ok_or(CountError::Overflow)?;
@@ -664,7 +669,6 @@ pub(crate) fn analyse(
         duplication = (children as f64 / current.len().max(1) as f64).max(1.0);
         level += 1;
     }
-    let tb = Instant::now();
     // Backward: the finish representatives win; a level's winners are the parents of the
     // next level's winners (undoing a jump), canonicalised and kept where reachable. Working
     // from the winners touches far fewer positions than re-expanding every level.
@@ -680,7 +684,7 @@ pub(crate) fn analyse(
             t.sort_unstable_by_key(|&k| rank(k));
             t
         } else {
-            parents_of(&winners, &space)?
+            parents_of(&winners, space)?
         };
         winners = match level_keys {
             Store::Mem(keys, _) => intersect_sorted(&candidates, keys),
@@ -711,7 +715,6 @@ pub(crate) fn analyse(
             all_winners[depth] = space.to_board(&winners, canon);
         }
     }
-    if std::env::var_os("PEGSOL_TRACE").is_some() { eprintln!("backward {:?}", tb.elapsed()); }
     Ok((result, all_winners))
 }
 
@@ -749,7 +752,7 @@ fn meet(
     max_memory: usize,
     deadline: Option<Instant>,
 ) -> Result<Winners, CountError> {
-    let space = Space::new(problem);
+    let space = Space::new(problem, true);
     let holes = space.layout.holes();
     let total = (problem.start().count() - finish.count()) as usize;
     let middle = total / 2;
@@ -993,10 +996,15 @@ pub(crate) struct Space {
 }
 
 impl Space {
-    /// The space of `problem`, under the symmetries that fix its start and its finishes.
-    pub(crate) fn new(problem: &Problem) -> Space {
+    /// The space of `problem`, under the symmetries that fix its start and its finishes, in
+    /// the grid layout where the board fits one (and `grid` is set).
+    pub(crate) fn new(problem: &Problem, grid: bool) -> Space {
         let board = problem.board();
-        let layout = Layout::of(board);
+        let layout = if grid {
+            Layout::of(board)
+        } else {
+            Layout::dense(board)
+        };
         let canon = board
             .symmetries()
             .canonicalizer_placed(&group_elements(problem), layout.place());
@@ -1216,8 +1224,18 @@ mod tests {
             let start = b.holes().minus(b.hole_set(empty).unwrap());
             let p = Problem::new(&b, start, Finish::Holes(b.hole_set(finish).unwrap())).unwrap();
             let canon = group_of(&p);
-            let (_, full) =
-                analyse(&p, Some(&canon), None, usize::MAX, None, None, &|_| {}).unwrap();
+            let space = Space::new(&p, true);
+            let (_, full) = analyse(
+                &p,
+                Some(&canon),
+                &space,
+                None,
+                usize::MAX,
+                None,
+                None,
+                &|_| {},
+            )
+            .unwrap();
             let met = winners_meeting(&p, &canon, usize::MAX, None)
                 .unwrap()
                 .unwrap();
@@ -1351,7 +1369,7 @@ mod tests {
     fn wide_and_narrow_children_sum_alike() {
         let board = Board::builtin("english").unwrap();
         let problem = Problem::conventional(&board).unwrap();
-        let space = Space::new(&problem);
+        let space = Space::new(&problem, true);
         // The four first jumps of the English board are one class: one child with 4 paths.
         let start = [space.key(problem.start())];
         // 3 fits 64 bits throughout; half of `u64::MAX` fits, but not four of it, so that
@@ -1361,6 +1379,37 @@ mod tests {
             assert_eq!((out.keys.len(), out.children), (1, 4));
             assert_eq!(out.counts, vec![4 * count]);
             assert_eq!(out.positions, 1);
+        }
+    }
+
+    #[test]
+    fn grid_and_dense_layouts_count_alike() {
+        // Square, triangular and diagonal lattices; with a finish and without.
+        for (name, empty, finish) in [
+            ("triangle6", "c3", None),
+            ("rect:5x5", "c1", Some("c5")),
+            ("rect:4x6", "b2", None),
+            ("diagonal 4x4", "b2", None),
+        ] {
+            let b = match name.strip_prefix("diagonal ") {
+                Some(_) => {
+                    Board::parse(name, "lattice: diagonal\noooo\noooo\noooo\noooo\n").unwrap()
+                }
+                None => Board::builtin(name).unwrap(),
+            };
+            let start = b.holes().minus(b.hole_set(empty).unwrap());
+            let finish = finish.map_or(Finish::AnyOne, |f| Finish::Holes(b.hole_set(f).unwrap()));
+            let p = Problem::new(&b, start, finish).unwrap();
+            assert!(Space::new(&p, true).layout.is_grid(), "{name}");
+            let options = |grid| CountOptions {
+                grid,
+                timeout: Some(std::time::Duration::from_secs(60)),
+                ..CountOptions::default()
+            };
+            let grid = count_with(&p, &options(true), &|_| {}).unwrap();
+            let dense = count_with(&p, &options(false), &|_| {}).unwrap();
+            assert_eq!(grid.levels, dense.levels, "{name}");
+            assert_eq!((grid.solutions, grid.games), (dense.solutions, dense.games));
         }
     }
 

@@ -53,7 +53,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use crate::bitset::{Bits, Hole};
-use crate::count::{analyse, group_of, winners_meeting, CountError, Winners};
+use crate::count::{analyse, group_of, winners_meeting, CountError, Space, Winners};
 use crate::jumps::Jump;
 use crate::replay::replay;
 use crate::search::{solve, Budget, Finish, Limits, Outcome, Problem, Reason};
@@ -265,6 +265,7 @@ pub fn fewest_moves_by_winning_set(problem: &Problem, limits: &Limits) -> MovesR
             analyse(
                 problem,
                 Some(&canon),
+                &Space::new(problem, true),
                 None,
                 limits.max_memory,
                 None,

@@ -29,6 +29,13 @@ pub(crate) struct Layout {
     directions: Vec<Direction>,
     /// Every jump as (the bits that must hold pegs, the landing bit), for the dense layout.
     jumps: Vec<(u64, u64)>,
+    /// Indices into `jumps` grouped by landing bit and by starting bit (`by_to[to_start[b]..
+    /// to_start[b + 1]]`), so that a dense position's jumps are found from whichever is
+    /// fewer, its empty holes or its pegs, instead of testing every jump.
+    to_start: Vec<usize>,
+    by_to: Vec<usize>,
+    from_start: Vec<usize>,
+    by_from: Vec<usize>,
 }
 
 impl Layout {
@@ -88,11 +95,29 @@ impl Layout {
             .iter()
             .map(|j| (bit(j.from()) | bit(j.over()), bit(j.to())))
             .collect();
+        let (mut to_start, mut by_to, mut from_start, mut by_from) =
+            (vec![0], Vec::new(), vec![0], Vec::new());
+        for b in 0..64 {
+            for (i, j) in board.jumps().iter().enumerate() {
+                if place[j.to().index()] == b {
+                    by_to.push(i);
+                }
+                if place[j.from().index()] == b {
+                    by_from.push(i);
+                }
+            }
+            to_start.push(by_to.len());
+            from_start.push(by_from.len());
+        }
         Layout {
             place,
             holes,
             directions,
             jumps,
+            to_start,
+            by_to,
+            from_start,
+            by_from,
         }
     }
 
@@ -178,10 +203,28 @@ impl Layout {
                     f(holes, d * 64 + at as usize);
                 }
             }
+        } else if empty.count_ones() <= pegs.count_ones() {
+            let mut e = empty;
+            while e != 0 {
+                let t = e.trailing_zeros() as usize;
+                e &= e - 1;
+                for &i in &self.by_to[self.to_start[t]..self.to_start[t + 1]] {
+                    let (needs, to) = self.jumps[i];
+                    if pegs & needs == needs {
+                        f(needs | to, i);
+                    }
+                }
+            }
         } else {
-            for (i, &(needs, to)) in self.jumps.iter().enumerate() {
-                if pegs & needs == needs && empty & to != 0 {
-                    f(needs | to, i);
+            let mut p = pegs;
+            while p != 0 {
+                let s = p.trailing_zeros() as usize;
+                p &= p - 1;
+                for &i in &self.by_from[self.from_start[s]..self.from_start[s + 1]] {
+                    let (needs, to) = self.jumps[i];
+                    if pegs & needs == needs && empty & to != 0 {
+                        f(needs | to, i);
+                    }
                 }
             }
         }
@@ -190,9 +233,9 @@ impl Layout {
     /// Calls `f(holes, slot)` for every jump that can be undone in `pegs`: its landing hole
     /// holds a peg and the other two are empty, so `pegs ^ holes` is a parent of `pegs`.
     #[inline]
-    pub(crate) fn for_each_undo(&self, pegs: u64, mut f: impl FnMut(u64, usize)) {
+    pub(crate) fn for_each_undo(&self, pegs: u64, f: impl FnMut(u64, usize)) {
         // Undoing a jump is a jump on the complement.
-        self.for_each_jump(self.holes & !pegs, |holes, i| f(holes, i));
+        self.for_each_jump(self.holes & !pegs, f);
     }
 }
 
