@@ -10,9 +10,14 @@
 //! since the representatives of one orbit have equally many continuations into each other
 //! orbit. Counts are `u128` with checked additions: an overflow is an error, never a wrap.
 //!
-//! Each level's successors are generated in parallel (rayon, by chunks), canonicalised, then
-//! sorted by key with their counts summed. A backward pass over the stored levels marks the
-//! representatives that can still reach the finish.
+//! Positions are kept in the board's layout: on its grid where that fits 64 bits, so that a
+//! jump direction is one shift and a position's jumps are found for all holes at once. Each
+//! level's children are generated in parallel (rayon, by chunks of parents) and canonicalised
+//! from their parent's symmetry images, then scattered into hash buckets. Each bucket is
+//! summed in its own small hash table whose slots follow the order levels are kept in (a fixed
+//! mix of the key), so a level comes out sorted without a sort. A backward pass over the
+//! stored levels marks the representatives that can still reach the finish, gathering the
+//! parents of the next level's winners the same way.
 
 use rayon::prelude::*;
 
