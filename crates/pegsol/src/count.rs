@@ -187,9 +187,9 @@ pub struct CountOptions {
     /// level) after this long.
     pub timeout: Option<std::time::Duration>,
     /// Find jumps by word-wide shifts with the holes laid out on the board's grid, when its
-    /// rectangle fits 64 bits (the default). Off, jumps are tested one by one in the board's
-    /// own numbering, as on larger boards; the figures are the same either way, only
-    /// slower, which is what this switch is for: measuring the grid against it.
+    /// rectangle fits 64 bits (the default). Off, the board's own numbering is kept and jumps
+    /// are tested from per-hole lists, as on larger boards; the figures are the same either
+    /// way, only slower, which is what this switch is for: measuring the grid against it.
     pub grid: bool,
 }
 
@@ -333,8 +333,8 @@ fn group_elements(problem: &Problem) -> Vec<usize> {
     group
 }
 
-/// The winning representatives of each level (canonical under `canon`, which must come from
-/// [`group_of`]), each level sorted by [`rank`].
+/// The winning representatives of each level as board positions (canonical under the
+/// canonicaliser given, which must come from [`group_of`]), each level in increasing order.
 pub(crate) type Winners = Vec<Vec<u64>>;
 
 /// A level of representatives with their path counts, in memory or spilled to a file; both
