@@ -399,7 +399,6 @@ struct Expanded {
 
 /// Expands representatives `ks` (with path counts `cs`): every child, canonicalised, summed
 /// per distinct key.
-#[allow(clippy::too_many_arguments)]
 fn expand(
     ks: &[u64],
     cs: &[u128],
@@ -420,7 +419,6 @@ fn expand(
 }
 
 /// [`expand`] with children packed as `C`.
-#[allow(clippy::too_many_arguments)]
 fn expand_with<C: Packed>(
     ks: &[u64],
     cs: &[u128],

@@ -97,7 +97,9 @@ impl Layout {
             .collect();
         let (mut to_start, mut by_to, mut from_start, mut by_from) =
             (vec![0], Vec::new(), vec![0], Vec::new());
-        for b in 0..64 {
+        // Only the dense layout goes by these lists.
+        let lists = if directions.is_empty() { 0..64 } else { 0..0 };
+        for b in lists {
             for (i, j) in board.jumps().iter().enumerate() {
                 if place[j.to().index()] == b {
                     by_to.push(i);
@@ -203,24 +205,18 @@ impl Layout {
                     f(holes, d * 64 + at as usize);
                 }
             }
-        } else if empty.count_ones() <= pegs.count_ones() {
-            let mut e = empty;
-            while e != 0 {
-                let t = e.trailing_zeros() as usize;
-                e &= e - 1;
-                for &i in &self.by_to[self.to_start[t]..self.to_start[t + 1]] {
-                    let (needs, to) = self.jumps[i];
-                    if pegs & needs == needs {
-                        f(needs | to, i);
-                    }
-                }
-            }
         } else {
-            let mut p = pegs;
-            while p != 0 {
-                let s = p.trailing_zeros() as usize;
-                p &= p - 1;
-                for &i in &self.by_from[self.from_start[s]..self.from_start[s + 1]] {
+            // From whichever is fewer, the empty holes (by landing hole) or the pegs (by
+            // starting hole); the full test holds for either list.
+            let (mut set, start, list) = if empty.count_ones() <= pegs.count_ones() {
+                (empty, &self.to_start, &self.by_to)
+            } else {
+                (pegs, &self.from_start, &self.by_from)
+            };
+            while set != 0 {
+                let b = set.trailing_zeros() as usize;
+                set &= set - 1;
+                for &i in &list[start[b]..start[b + 1]] {
                     let (needs, to) = self.jumps[i];
                     if pegs & needs == needs && empty & to != 0 {
                         f(needs | to, i);

@@ -59,21 +59,11 @@ impl Symmetries {
             }
         }
         let bytes = n.div_ceil(8);
-        let mut tables = vec![0u64; perms.len() * bytes * 256];
-        for (g, perm) in perms.iter().enumerate() {
-            for k in 0..bytes {
-                for v in 0..256usize {
-                    let mut out = 0u64;
-                    for bit in 0..8 {
-                        let i = k * 8 + bit;
-                        if v >> bit & 1 == 1 && i < n {
-                            out |= perm[i].bit().raw();
-                        }
-                    }
-                    tables[(g * bytes + k) * 256 + v] = out;
-                }
-            }
-        }
+        let identity: Vec<u32> = (0..n as u32).collect();
+        let tables = perms
+            .iter()
+            .flat_map(|perm| byte_tables(perm, &identity))
+            .collect();
         Symmetries {
             matrices,
             perms,
@@ -134,27 +124,12 @@ impl Symmetries {
     /// them. Bits that hold no hole map to nothing.
     #[must_use]
     pub(crate) fn canonicalizer_placed(&self, elements: &[usize], place: &[u32]) -> Canonicalizer {
-        let top = place.iter().map(|&b| b as usize + 1).max().unwrap_or(0);
-        let bytes = top.div_ceil(8);
-        // Which hole sits at each bit.
-        let mut hole_at = vec![None; bytes * 8];
-        for (h, &b) in place.iter().enumerate() {
-            hole_at[b as usize] = Some(h);
-        }
-        let mut tables = Vec::new();
-        for &g in elements.iter().filter(|&&g| g != 0) {
-            for k in 0..bytes {
-                for v in 0..256usize {
-                    let mut out = 0u64;
-                    for bit in 0..8 {
-                        if let Some(h) = hole_at[k * 8 + bit].filter(|_| v >> bit & 1 == 1) {
-                            out |= 1 << place[self.perms[g][h].index()];
-                        }
-                    }
-                    tables.push(out);
-                }
-            }
-        }
+        let bytes = bytes_of(place);
+        let tables: Vec<u64> = elements
+            .iter()
+            .filter(|&&g| g != 0)
+            .flat_map(|&g| byte_tables(&self.perms[g], place))
+            .collect();
         let count = tables.len() / (bytes * 256).max(1);
         // The wide form: per byte value, its images under every element side by side, so
         // one lookup per byte serves the whole group (the identity pads unused lanes).
@@ -270,6 +245,41 @@ impl Canonicalizer {
         }
         (Bits(best), self.order() as u32 / fixed)
     }
+}
+
+/// Bytes of a position whose hole `h` is kept at bit `place[h]`.
+fn bytes_of(place: &[u32]) -> usize {
+    place
+        .iter()
+        .map(|&b| b as usize + 1)
+        .max()
+        .unwrap_or(0)
+        .div_ceil(8)
+}
+
+/// The byte tables of one symmetry, `perm`, for positions whose hole `h` is kept at bit
+/// `place[h]`: entry `[byte][value]` is the image of `value << (8 * byte)`. Bits that hold no
+/// hole map to nothing.
+fn byte_tables(perm: &[Hole], place: &[u32]) -> Vec<u64> {
+    let bytes = bytes_of(place);
+    // Which hole sits at each bit.
+    let mut hole_at = vec![None; bytes * 8];
+    for (h, &b) in place.iter().enumerate() {
+        hole_at[b as usize] = Some(h);
+    }
+    let mut tables = Vec::with_capacity(bytes * 256);
+    for k in 0..bytes {
+        for v in 0..256usize {
+            let mut out = 0u64;
+            for bit in 0..8 {
+                if let Some(h) = hole_at[k * 8 + bit].filter(|_| v >> bit & 1 == 1) {
+                    out |= 1 << place[perm[h].index()];
+                }
+            }
+            tables.push(out);
+        }
+    }
+    tables
 }
 
 /// The image of `x` under element `g` of byte tables laid out `[element][byte][value]`.
