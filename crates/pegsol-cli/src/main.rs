@@ -265,6 +265,7 @@ const BAD_INPUT: u8 = 2;
 const UNDECIDED: u8 = 3;
 
 fn main() -> ExitCode {
+    pegsol::count::keep_freed_memory();
     let cli = Cli::parse();
     match run(cli) {
         Ok(code) => ExitCode::from(code),

@@ -1,12 +1,14 @@
 //! Benchmark: the whole English game (centre start, centre finish), asserting the published
 //! totals it times, with jumps found by shifts in the grid layout against the same count with
-//! jumps tested from per-hole lists (same run, same machine); then what pagoda pruning saves
+//! jumps tested from per-hole lists (same run, same machine), and with the allocator keeping
+//! freed memory ([`keep_freed_memory`], as the `pegsol` binary does) against without it; then
+//! what pagoda pruning saves
 //! in a count, on problems whose winning figures must come out identical with and without it.
 //! Run with `cargo bench -p pegsol --bench count`.
 
 use std::time::Instant;
 
-use pegsol::count::{count, count_pruned, count_with, Count, CountOptions};
+use pegsol::count::{count, count_pruned, count_with, keep_freed_memory, Count, CountOptions};
 use pegsol::{Board, Finish, Problem};
 
 fn main() {
@@ -37,9 +39,18 @@ fn main() {
     let peak = pegsol::count::peak_memory_mb();
     let (dense, c) = run(false);
     check(&c);
+    // From here on, as in the `pegsol` binary.
+    keep_freed_memory();
+    let (kept, c) = run(true);
+    check(&c);
     println!(
         "english count: {:.2} s on {threads} threads, peak RSS {peak} MB, all published totals match",
         grid.as_secs_f64(),
+    );
+    println!(
+        "  with the allocator keeping freed memory (as the pegsol binary runs): {:.2} s (x{:.2})",
+        kept.as_secs_f64(),
+        grid.as_secs_f64() / kept.as_secs_f64()
     );
     println!(
         "  jumps tested from per-hole lists instead of by shifts: {:.2} s (grid layout x{:.2})",
