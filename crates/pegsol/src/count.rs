@@ -1190,18 +1190,30 @@ impl<C: Packed> Table<C> {
 
     /// The keys in [`rank`] order, with their counts.
     fn into_sorted(self) -> (Vec<u64>, Vec<u128>) {
-        let mut keys: Vec<u64> = Vec::with_capacity(self.len);
-        let mut counts = Vec::with_capacity(self.len);
+        // Every slot is copied to the next place, which advances only past a key: no branch
+        // on whether a slot is free, which is as likely as not to be mispredicted.
+        let mut keys = vec![0u64; self.len + 1];
+        let mut counts = vec![0u128; self.len + 1];
+        let mut n = 0;
         for &s in &self.slots {
-            let k = s.key();
-            if k == u64::MAX {
+            keys[n] = s.key();
+            counts[n] = s.count();
+            n += usize::from(s.key() != u64::MAX);
+            if n == self.len {
+                break;
+            }
+        }
+        keys.truncate(n);
+        counts.truncate(n);
+        // Insertion: only keys that probing pushed past a later home move, and not far.
+        let mut last = 0;
+        for i in 0..n {
+            let r = rank(keys[i]);
+            if r >= last {
+                last = r;
                 continue;
             }
-            // Insertion: only keys that probing pushed past a later home move, and not far.
-            let r = rank(k);
-            keys.push(k);
-            counts.push(s.count());
-            let mut at = keys.len() - 1;
+            let mut at = i;
             while at > 0 && rank(keys[at - 1]) > r {
                 keys.swap(at - 1, at);
                 counts.swap(at - 1, at);
