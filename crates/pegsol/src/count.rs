@@ -113,9 +113,9 @@ pub fn peak_memory_mb() -> u64 {
 /// Asks the allocator to keep the memory a count frees for its next level instead of handing
 /// it back to the kernel. Every level allocates and frees about as much as the count holds at
 /// its peak; on glibc, blocks that large are mapped afresh each time and every page of them
-/// faults in zeroed, which took about a tenth of `pegsol count english`. After this call,
+/// faults in zeroed, which took about a fifth of `pegsol count english`. After this call,
 /// blocks under 32 MB come from the heap, the heap is not trimmed, and it grows 256 MB at a
-/// time, so a count keeps about 40 MB more at its peak. It affects the whole process, so it is
+/// time, so a count keeps about 50 MB more at its peak. It affects the whole process, so it is
 /// for programs that mainly count (the `pegsol` binary calls it first thing); elsewhere than
 /// Linux with glibc it does nothing.
 ///
