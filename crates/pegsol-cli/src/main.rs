@@ -265,8 +265,12 @@ const BAD_INPUT: u8 = 2;
 const UNDECIDED: u8 = 3;
 
 fn main() -> ExitCode {
-    pegsol::count::keep_freed_memory();
     let cli = Cli::parse();
+    // Batch work reuses freed memory level after level; a server keeps the default, so that
+    // its memory goes back to the system between requests.
+    if !matches!(cli.command, Command::Serve { .. }) {
+        pegsol::count::keep_freed_memory();
+    }
     match run(cli) {
         Ok(code) => ExitCode::from(code),
         Err(e)

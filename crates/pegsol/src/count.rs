@@ -116,7 +116,8 @@ pub fn peak_memory_mb() -> u64 {
 /// faults in zeroed, which took about a fifth of `pegsol count english`. After this call,
 /// blocks under 32 MB come from the heap, the heap is not trimmed, and it grows 256 MB at a
 /// time, so a count keeps about 50 MB more at its peak. It affects the whole process, so it is
-/// for programs that mainly count (the `pegsol` binary calls it first thing); elsewhere than
+/// for programs that mainly count (the `pegsol` binary calls it for every command but
+/// `serve`); elsewhere than
 /// Linux with glibc it does nothing.
 ///
 /// ```
