@@ -117,8 +117,7 @@ pub fn peak_memory_mb() -> u64 {
 /// blocks under 32 MB come from the heap, the heap is not trimmed, and it grows 256 MB at a
 /// time, so a count keeps about 50 MB more at its peak. It affects the whole process, so it is
 /// for programs that mainly count (the `pegsol` binary calls it for every command but
-/// `serve`); elsewhere than
-/// Linux with glibc it does nothing.
+/// `serve`); elsewhere than Linux with glibc it does nothing.
 ///
 /// ```
 /// pegsol::count::keep_freed_memory();
