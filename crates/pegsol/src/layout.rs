@@ -16,7 +16,14 @@ struct Direction {
     shift: i32,
     /// The bits from which a jump in this direction exists on the board.
     from: u64,
+    /// The jump's three bits from bit 0 up (`0, |s|, 2|s|`), and how far to turn them for a
+    /// jump from bit `at`: `at` for a positive shift, `at - 2|s|` (mod 64) for a negative one.
+    line: u64,
+    turn: u32,
 }
+
+/// The most directions a lattice has (the diagonal one: 8).
+const MAX_DIRECTIONS: usize = 8;
 
 /// A placement of a board's holes in a 64-bit word, and the board's jumps in it.
 #[derive(Clone, Debug)]
@@ -79,11 +86,20 @@ impl Layout {
                 None => directions.push(Direction {
                     shift,
                     from: 1 << f,
+                    line: 1 | 1 << shift.unsigned_abs() | 1 << (2 * shift.unsigned_abs()),
+                    turn: if shift > 0 {
+                        0
+                    } else {
+                        (64 - 2 * shift.unsigned_abs()) & 63
+                    },
                 }),
             }
         }
         // `from` holds only bits where the board has that jump, so rows wrapping into each
         // other under a shift never admit a jump the board lacks.
+        if directions.len() > MAX_DIRECTIONS {
+            return None;
+        }
         Some(Layout::with(board, place, directions))
     }
 
@@ -180,30 +196,36 @@ impl Layout {
     /// its slot (an index below [`Layout::slots`], for per-jump tables).
     ///
     /// In the grid layout, the jumps in direction `s` start where a peg has a peg `s` further
-    /// and an empty hole `2s` further: `from & pegs & pegs >> s & empty >> 2s` (shifts
-    /// reversed for negative `s`), one word operation for all holes at once.
+    /// and an empty hole `2s` further: `from & pegs & pegs >> s & empty >> 2s` (as
+    /// rotations, which serve negative `s` too), one word operation for all holes at once.
     #[inline]
     pub(crate) fn for_each_jump(&self, pegs: u64, mut f: impl FnMut(u64, usize)) {
         let empty = self.holes & !pegs;
         if self.is_grid() {
+            // Every direction's starts first, then one loop over all of them: the loop ends
+            // once per position, not once per direction, and its body has no branch that
+            // depends on the position. Rotations serve both signs of a shift: the bits that
+            // wrap around are outside `from`.
+            let mut starts = [0u64; MAX_DIRECTIONS];
+            let mut live = 0u32;
             for (d, dir) in self.directions.iter().enumerate() {
-                let s = dir.shift;
-                let mut starts = if s > 0 {
-                    dir.from & pegs & pegs >> s & empty >> (2 * s)
-                } else {
-                    dir.from & pegs & pegs << -s & empty << (-2 * s)
-                };
-                let line = 1u64 | 1 << s.unsigned_abs() | 1 << (2 * s.unsigned_abs());
-                while starts != 0 {
-                    let at = starts.trailing_zeros();
-                    starts &= starts - 1;
-                    let holes = if s > 0 {
-                        line << at
-                    } else {
-                        line << (at - 2 * s.unsigned_abs())
-                    };
-                    f(holes, d * 64 + at as usize);
-                }
+                let s = dir.shift as u32;
+                starts[d] = dir.from
+                    & pegs
+                    & pegs.rotate_right(s & 63)
+                    & empty.rotate_right(s.wrapping_mul(2) & 63);
+                live |= u32::from(starts[d] != 0) << d;
+            }
+            while live != 0 {
+                let d = live.trailing_zeros() as usize;
+                let at = starts[d].trailing_zeros();
+                starts[d] &= starts[d] - 1;
+                live &= !(u32::from(starts[d] == 0) << d);
+                let dir = &self.directions[d];
+                f(
+                    dir.line.rotate_left(at.wrapping_add(dir.turn) & 63),
+                    d * 64 + at as usize,
+                );
             }
         } else {
             // From whichever is fewer, the empty holes (by landing hole) or the pegs (by
