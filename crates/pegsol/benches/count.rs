@@ -2,8 +2,8 @@
 //! totals it times, with jumps found by shifts in the grid layout against the same count with
 //! jumps tested from per-hole lists (same run, same machine), and with the allocator keeping
 //! freed memory ([`keep_freed_memory`], as the `pegsol` binary does) against without it; then
-//! what pagoda pruning saves
-//! in a count, on problems whose winning figures must come out identical with and without it.
+//! what pagoda pruning saves in a count, on problems whose winning figures must come out
+//! identical with and without it.
 //! Run with `cargo bench -p pegsol --bench count`.
 
 use std::time::Instant;

@@ -1191,7 +1191,7 @@ impl<C: Packed> Table<C> {
     /// The keys in [`rank`] order, with their counts.
     fn into_sorted(self) -> (Vec<u64>, Vec<u128>) {
         // Every slot is copied to the next place, which advances only past a key: no branch
-        // on whether a slot is free, which is as likely as not to be mispredicted.
+        // on whether a slot is free, which the table's load leaves hard to predict.
         let mut keys = vec![0u64; self.len + 1];
         let mut counts = vec![0u128; self.len + 1];
         let mut n = 0;

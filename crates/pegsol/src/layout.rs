@@ -95,11 +95,11 @@ impl Layout {
                 }),
             }
         }
-        // `from` holds only bits where the board has that jump, so rows wrapping into each
-        // other under a shift never admit a jump the board lacks.
         if directions.len() > MAX_DIRECTIONS {
             return None;
         }
+        // `from` holds only bits where the board has that jump, so rows wrapping into each
+        // other under a shift never admit a jump the board lacks.
         Some(Layout::with(board, place, directions))
     }
 
