@@ -1224,8 +1224,44 @@ impl<C: Packed> Table<C> {
     }
 }
 
-/// The keys in both lists, each sorted by [`rank`].
+/// The keys in both lists, each sorted by [`rank`]: the lists are cut at the same ranks into
+/// pieces intersected in parallel.
 fn intersect_sorted(a: &[u64], b: &[u64]) -> Vec<u64> {
+    const PIECES: u64 = 64;
+    if a.len().min(b.len()) < 1 << 16 {
+        return intersect_run(a, b);
+    }
+    let cut = |list: &[u64], i: u64| {
+        let below = i * (u64::MAX / PIECES);
+        list.partition_point(|&k| rank(k) < below)
+    };
+    let pieces: Vec<Vec<u64>> = (0..PIECES)
+        .into_par_iter()
+        .map(|i| {
+            let (a0, a1) = (
+                cut(a, i),
+                if i + 1 == PIECES {
+                    a.len()
+                } else {
+                    cut(a, i + 1)
+                },
+            );
+            let (b0, b1) = (
+                cut(b, i),
+                if i + 1 == PIECES {
+                    b.len()
+                } else {
+                    cut(b, i + 1)
+                },
+            );
+            intersect_run(&a[a0..a1], &b[b0..b1])
+        })
+        .collect();
+    pieces.concat()
+}
+
+/// [`intersect_sorted`] in one pass.
+fn intersect_run(a: &[u64], b: &[u64]) -> Vec<u64> {
     let (mut i, mut j) = (0, 0);
     let mut out = Vec::new();
     while i < a.len() && j < b.len() {
@@ -1449,6 +1485,30 @@ mod tests {
             assert_eq!(grid.levels, dense.levels, "{name}");
             assert_eq!((grid.solutions, grid.games), (dense.solutions, dense.games));
         }
+    }
+
+    #[test]
+    fn intersections_in_pieces_match_one_pass() {
+        // Large enough to be cut into pieces, with keys near the cuts' ranks.
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % (1 << 20)
+        };
+        let mut a: Vec<u64> = (0..200_000).map(|_| next()).collect();
+        let mut b: Vec<u64> = (0..300_000).map(|_| next()).collect();
+        for list in [&mut a, &mut b] {
+            list.sort_unstable_by_key(|&k| rank(k));
+            list.dedup();
+        }
+        let both = intersect_sorted(&a, &b);
+        assert_eq!(both, intersect_run(&a, &b));
+        let set: std::collections::HashSet<u64> = b.iter().copied().collect();
+        let expected: Vec<u64> = a.iter().copied().filter(|k| set.contains(k)).collect();
+        assert_eq!(both, expected);
+        assert!(both.len() > 10_000);
     }
 
     #[test]
