@@ -1231,31 +1231,17 @@ fn intersect_sorted(a: &[u64], b: &[u64]) -> Vec<u64> {
     if a.len().min(b.len()) < 1 << 16 {
         return intersect_run(a, b);
     }
-    let cut = |list: &[u64], i: u64| {
-        let below = i * (u64::MAX / PIECES);
-        list.partition_point(|&k| rank(k) < below)
+    // Piece `i` of a list: its keys of rank from `i` to `i + 1` times MAX / PIECES.
+    let piece = |list: &'_ [u64], i: u64| -> std::ops::Range<usize> {
+        let cut = |i: u64| match i {
+            PIECES => list.len(),
+            _ => list.partition_point(|&k| rank(k) < i * (u64::MAX / PIECES)),
+        };
+        cut(i)..cut(i + 1)
     };
     let pieces: Vec<Vec<u64>> = (0..PIECES)
         .into_par_iter()
-        .map(|i| {
-            let (a0, a1) = (
-                cut(a, i),
-                if i + 1 == PIECES {
-                    a.len()
-                } else {
-                    cut(a, i + 1)
-                },
-            );
-            let (b0, b1) = (
-                cut(b, i),
-                if i + 1 == PIECES {
-                    b.len()
-                } else {
-                    cut(b, i + 1)
-                },
-            );
-            intersect_run(&a[a0..a1], &b[b0..b1])
-        })
+        .map(|i| intersect_run(&a[piece(a, i)], &b[piece(b, i)]))
         .collect();
     pieces.concat()
 }
