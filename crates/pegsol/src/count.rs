@@ -17,7 +17,8 @@
 //! summed in its own small hash table whose slots follow the order levels are kept in (a fixed
 //! mix of the key), so a level comes out sorted without a sort. A backward pass over the
 //! stored levels marks the representatives that can still reach the finish, gathering the
-//! parents of the next level's winners the same way.
+//! parents of the next level's winners the same way; when the finish is the start's
+//! complement, each level's winners come from one intersection with its mirror level instead.
 
 use rayon::prelude::*;
 
@@ -695,18 +696,43 @@ pub(crate) fn analyse(
         duplication = (children as f64 / current.len().max(1) as f64).max(1.0);
         level += 1;
     }
-    // Backward: the finish representatives win; a level's winners are the parents of the
-    // next level's winners (undoing a jump), canonicalised and kept where reachable. Working
-    // from the winners touches far fewer positions than re-expanding every level.
-    let mut winners: Vec<u64> = Vec::new();
+    let found = match self_dual_winners(problem, space, &stored, deadline)? {
+        Some(found) => found,
+        None => backward(problem, space, &stored, &is_target, goal, deadline)?,
+    };
     let mut all_winners: Winners = vec![Vec::new(); stored.len()];
+    for (depth, winners) in found.iter().enumerate() {
+        let entry = &mut result.levels[depth];
+        entry.winning_classes = winners.len() as u64;
+        entry.winning = winners.par_iter().map(|&k| space.orbit(k)).sum();
+        if let Some(canon) = canon {
+            all_winners[depth] = space.to_board(winners, canon);
+        }
+    }
+    Ok((result, all_winners))
+}
+
+/// The winning representatives of every stored level, in [`rank`] order, by the backward
+/// pass: the finish representatives win; a level's winners are the parents of the next
+/// level's winners (undoing a jump), canonicalised and kept where reachable. Working from the
+/// winners touches far fewer positions than re-expanding every level.
+fn backward(
+    problem: &Problem,
+    space: &Space,
+    stored: &[Store],
+    is_target: &[u64],
+    goal: u32,
+    deadline: Option<Instant>,
+) -> Result<Vec<Vec<u64>>, CountError> {
+    let mut found = vec![Vec::new(); stored.len()];
+    let mut winners: Vec<u64> = Vec::new();
     for (depth, level_keys) in stored.iter().enumerate().rev() {
         if deadline.is_some_and(|d| Instant::now() > d) {
             return Err(CountError::Timeout);
         }
         let pegs = problem.start().count() - depth as u32;
         let candidates: Vec<u64> = if pegs == goal {
-            let mut t = is_target.clone();
+            let mut t = is_target.to_vec();
             t.sort_unstable_by_key(|&k| rank(k));
             t
         } else {
@@ -734,14 +760,75 @@ pub(crate) fn analyse(
                 out
             }
         };
-        let entry = &mut result.levels[depth];
-        entry.winning_classes = winners.len() as u64;
-        entry.winning = winners.par_iter().map(|&k| space.orbit(k)).sum();
-        if let Some(canon) = canon {
-            all_winners[depth] = space.to_board(&winners, canon);
-        }
+        found[depth].clone_from(&winners);
     }
-    Ok((result, all_winners))
+    Ok(found)
+}
+
+/// The winning representatives of every stored level, in [`rank`] order, when the game is its
+/// own dual: one finish position whose complement is the start up to symmetry (the English
+/// central game), with every level in memory; `None` otherwise.
+///
+/// Undoing a jump on a position is a jump on its complement, so a position `p` after `k` of the
+/// game's `L` jumps can reach the finish exactly when the complement of `p` is reachable after
+/// `L - k` jumps. Complements map orbits to orbits one to one, so the winners of levels `k` and
+/// `L - k` come from one intersection: the complements of the smaller level, canonicalised,
+/// with the larger. This touches each position of the smaller level once, where the backward
+/// pass undoes every jump into every winner.
+fn self_dual_winners(
+    problem: &Problem,
+    space: &Space,
+    stored: &[Store],
+    deadline: Option<Instant>,
+) -> Result<Option<Vec<Vec<u64>>>, CountError> {
+    let targets = problem.targets();
+    let [finish] = targets[..] else {
+        return Ok(None);
+    };
+    let holes = space.layout.holes();
+    if space.canonical(holes ^ space.layout.key(finish)) != space.key(problem.start()) {
+        return Ok(None);
+    }
+    let Some(levels) = stored
+        .iter()
+        .map(|s| match s {
+            Store::Mem(keys, _) => Some(&keys[..]),
+            Store::File(..) => None,
+        })
+        .collect::<Option<Vec<&[u64]>>>()
+    else {
+        return Ok(None);
+    };
+    // The canonical complements of `keys`, distinct since `keys` are, in rank order.
+    let dual = |keys: &[u64]| -> Result<Vec<u64>, CountError> {
+        let zeros = vec![0; keys.len()];
+        let out = gather::<Narrow>(keys, &zeros, 1.0, 1.0, |k, _, part| {
+            part.push(space.canonical(holes ^ k), 0);
+        })?;
+        Ok(out.keys)
+    };
+    let total = (problem.start().count() - finish.count()) as usize;
+    let mut found = vec![Vec::new(); levels.len()];
+    for k in 0..=total / 2 {
+        if deadline.is_some_and(|d| Instant::now() > d) {
+            return Err(CountError::Timeout);
+        }
+        let j = total - k;
+        let (Some(a), Some(b)) = (levels.get(k), levels.get(j)) else {
+            continue;
+        };
+        let ((small, s), (big, b)) = if a.len() <= b.len() {
+            ((a, k), (b, j))
+        } else {
+            ((b, j), (a, k))
+        };
+        let winners = intersect_sorted(&dual(small)?, big);
+        if s != b {
+            found[s] = dual(&winners)?;
+        }
+        found[b] = winners;
+    }
+    Ok(Some(found))
 }
 
 /// The winning representatives of every level, by search from both ends, for a finish that is
@@ -1310,6 +1397,42 @@ mod tests {
         let any =
             Problem::new(&b, b.holes().without(b.hole("a1").unwrap()), Finish::AnyOne).unwrap();
         assert!(winners_meeting(&any, &group_of(&any), usize::MAX, None).is_none());
+    }
+
+    #[test]
+    fn self_dual_winners_match_the_backward_pass() {
+        let mut solvable = 0;
+        for (name, empty, finish, dual) in [
+            ("triangle5", "a1", "a1", true),
+            ("triangle6", "c3", "c3", true),
+            ("rect:5x5", "c3", "c3", true),
+            ("rect:4x5", "b2", "b2", true),
+            ("triangle6", "a1", "a1", true),
+            ("rect:4x6", "b2", "b2", true),
+            ("triangle5", "c5", "a4", false),
+            ("rect:5x5", "c1", "c5", false),
+        ] {
+            let b = Board::builtin(name).unwrap();
+            let start = b.holes().minus(b.hole_set(empty).unwrap());
+            let target = b.hole_set(finish).unwrap();
+            let p = Problem::new(&b, start, Finish::Holes(target)).unwrap();
+            let space = Space::new(&p, true);
+            let jumps = (start.count() - target.count()) as usize;
+            let levels = levels(&space, space.key(start), jumps, usize::MAX, None).unwrap();
+            let stored: Vec<Store> = levels.into_iter().map(|k| Store::Mem(k, vec![])).collect();
+            let is_target = vec![space.key(target)];
+            let slow = backward(&p, &space, &stored, &is_target, target.count(), None).unwrap();
+            match self_dual_winners(&p, &space, &stored, None).unwrap() {
+                Some(fast) => {
+                    assert!(dual, "{name} {empty} -> {finish}");
+                    assert_eq!(fast, slow, "{name} {empty} -> {finish}");
+                    solvable += usize::from(fast.iter().all(|w| !w.is_empty()));
+                }
+                None => assert!(!dual, "{name} {empty} -> {finish}"),
+            }
+        }
+        // Not only empty sets compared.
+        assert!(solvable >= 3, "{solvable}");
     }
 
     #[test]
