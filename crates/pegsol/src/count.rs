@@ -724,8 +724,7 @@ fn backward(
     goal: u32,
     deadline: Option<Instant>,
 ) -> Result<Vec<Vec<u64>>, CountError> {
-    let mut found = vec![Vec::new(); stored.len()];
-    let mut winners: Vec<u64> = Vec::new();
+    let mut found: Vec<Vec<u64>> = vec![Vec::new(); stored.len()];
     for (depth, level_keys) in stored.iter().enumerate().rev() {
         if deadline.is_some_and(|d| Instant::now() > d) {
             return Err(CountError::Timeout);
@@ -736,9 +735,9 @@ fn backward(
             t.sort_unstable_by_key(|&k| rank(k));
             t
         } else {
-            parents_of(&winners, space)?
+            parents_of(found.get(depth + 1).map_or(&[], |w| &w[..]), space)?
         };
-        winners = match level_keys {
+        found[depth] = match level_keys {
             Store::Mem(keys, _) => intersect_sorted(&candidates, keys),
             Store::File(path, _) => {
                 // Stream the stored level past the sorted candidates.
@@ -760,7 +759,6 @@ fn backward(
                 out
             }
         };
-        found[depth].clone_from(&winners);
     }
     Ok(found)
 }
