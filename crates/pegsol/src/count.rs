@@ -365,7 +365,8 @@ pub(crate) type Winners = Vec<Vec<u64>>;
 /// in [`rank`] order.
 enum Store {
     Mem(Vec<u64>, Vec<u128>),
-    File(PathBuf, usize),
+    /// Files that make the level one after another, and its length.
+    File(Vec<PathBuf>, usize),
 }
 
 impl Store {
@@ -389,8 +390,8 @@ impl Store {
                 }
                 Ok(())
             }
-            Store::File(path, _) => {
-                let mut r = spill::Records::open(path)?;
+            Store::File(parts, _) => {
+                let mut r = spill::Records::open_all(parts)?;
                 loop {
                     let (ks, cs) = r.chunk(n.max(1))?;
                     if ks.is_empty() {
@@ -624,6 +625,9 @@ pub(crate) fn analyse(
             (0u64, 0u64, 0u128, 0u128, 0usize);
         let mut runs: Vec<Expanded> = Vec::new();
         let mut run_files: Vec<PathBuf> = Vec::new();
+        // A slice has fewer children per distinct child than its whole level: its tables are
+        // sized from the slice before (too small, they would grow by copying).
+        let mut slice_duplication = if in_memory { duplication } else { 1.0 };
         current.for_each_slice(slice, |ks, cs| {
             // A spilled level can take long: the budget is checked between its slices too.
             if deadline.is_some_and(|d| Instant::now() > d) {
@@ -638,7 +642,10 @@ pub(crate) fn analyse(
                         .ok_or(CountError::Overflow)?;
                 }
             }
-            let out = expand(ks, cs, space, cut, branching, duplication)?;
+            let out = expand(ks, cs, space, cut, branching, slice_duplication)?;
+            if !in_memory {
+                slice_duplication = (out.children as f64 / out.keys.len().max(1) as f64).max(1.0);
+            }
             positions += out.positions;
             dead_ends += out.dead_ends;
             games = games.checked_add(out.games).ok_or(CountError::Overflow)?;
@@ -681,14 +688,19 @@ pub(crate) fn analyse(
             break;
         }
         current = if let Some(dir) = scratch.as_mut().filter(|_| !in_memory) {
-            let path = dir.file("level");
-            let len = spill::merge(&run_files, &path, rank, |a, b| {
-                a.checked_add(b).ok_or(CountError::Overflow)
-            })?;
+            // The runs are merged in pieces of the rank range, in parallel.
+            let pieces = 4 * rayon::current_num_threads() as u64;
+            let (parts, len) = spill::merge(
+                &run_files,
+                || dir.file("level"),
+                pieces,
+                rank,
+                |a, b| a.checked_add(b).ok_or(CountError::Overflow),
+            )?;
             for run in &run_files {
                 let _ = std::fs::remove_file(run);
             }
-            Store::File(path, len)
+            Store::File(parts, len)
         } else {
             let out = runs.pop().ok_or(CountError::Overflow)?;
             Store::Mem(out.keys, out.counts)
@@ -739,9 +751,9 @@ fn backward(
         };
         found[depth] = match level_keys {
             Store::Mem(keys, _) => intersect_sorted(&candidates, keys),
-            Store::File(path, _) => {
+            Store::File(parts, _) => {
                 // Stream the stored level past the sorted candidates.
-                let mut r = spill::Records::open(path)?;
+                let mut r = spill::Records::open_all(parts)?;
                 let mut out = Vec::new();
                 let mut i = 0;
                 while i < candidates.len() {
