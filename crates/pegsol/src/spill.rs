@@ -102,7 +102,8 @@ pub(crate) struct Records {
 }
 
 impl Records {
-    const BUFFER: usize = (1 << 20) / RECORD * RECORD;
+    /// A quarter megabyte: a merge reads up to [`FAN_IN`] runs at once on each thread.
+    const BUFFER: usize = (1 << 18) / RECORD * RECORD;
 
     /// The records of `paths`, one file after another.
     pub(crate) fn open_all(paths: &[PathBuf]) -> std::io::Result<Records> {
@@ -204,10 +205,14 @@ fn key_at(file: &mut File, i: u64) -> std::io::Result<u64> {
     Ok(u64::from_le_bytes(k))
 }
 
+/// The most runs one merge reads at once: bounds the open files and the read buffers.
+const FAN_IN: usize = 64;
+
 /// Merges sorted runs (by `order`, a value spread evenly over `u64`) into files named by
 /// `name`, summing the counts of equal keys with `add` (which fails on overflow). The order's
 /// range is cut into `pieces` equal parts, found in each run by binary search, and the parts
 /// are merged in parallel, each into its own file: the files in order make the merged level.
+/// More than [`FAN_IN`] runs are first merged in groups (in parallel) into fewer, longer runs.
 /// Returns the files and the number of distinct keys written.
 pub(crate) fn merge<E: From<std::io::Error> + Send>(
     runs: &[PathBuf],
@@ -215,6 +220,53 @@ pub(crate) fn merge<E: From<std::io::Error> + Send>(
     pieces: u64,
     order: impl Fn(u64) -> u64 + Sync,
     add: impl Fn(u128, u128) -> Result<u128, E> + Sync,
+) -> Result<(Vec<PathBuf>, usize), E> {
+    let mut merged: Option<Vec<PathBuf>> = None;
+    loop {
+        let current = merged.as_deref().unwrap_or(runs);
+        if current.len() <= FAN_IN {
+            break;
+        }
+        let groups: Vec<&[PathBuf]> = current.chunks(FAN_IN).collect();
+        let outs: Vec<PathBuf> = groups.iter().map(|_| name()).collect();
+        groups
+            .par_iter()
+            .zip(&outs)
+            .map(|(group, out)| {
+                let readers = group
+                    .iter()
+                    .map(|run| Records::open_all(std::slice::from_ref(run)))
+                    .collect::<std::io::Result<Vec<_>>>()?;
+                merge_into(readers, out, &order, &add)
+            })
+            .collect::<Result<Vec<usize>, E>>()?;
+        // Runs made here, not the caller's, are removed once merged further.
+        if let Some(done) = merged.replace(outs) {
+            for run in done {
+                let _ = std::fs::remove_file(run);
+            }
+        }
+    }
+    let result = merge_pieces(
+        merged.as_deref().unwrap_or(runs),
+        name,
+        pieces,
+        &order,
+        &add,
+    );
+    for run in merged.unwrap_or_default() {
+        let _ = std::fs::remove_file(run);
+    }
+    result
+}
+
+/// [`merge`] of at most [`FAN_IN`] runs.
+fn merge_pieces<E: From<std::io::Error> + Send>(
+    runs: &[PathBuf],
+    mut name: impl FnMut() -> PathBuf,
+    pieces: u64,
+    order: &(impl Fn(u64) -> u64 + Sync),
+    add: &(impl Fn(u128, u128) -> Result<u128, E> + Sync),
 ) -> Result<(Vec<PathBuf>, usize), E> {
     let pieces = pieces.max(1);
     // cuts[r][p]: the first record of run `r` in piece `p` (and its length at the end).
@@ -249,7 +301,7 @@ pub(crate) fn merge<E: From<std::io::Error> + Send>(
                 .zip(&cuts)
                 .map(|(run, at)| Records::open_range(run, at[p], at[p + 1]))
                 .collect::<std::io::Result<Vec<_>>>()?;
-            merge_into(readers, out, &order, &add)
+            merge_into(readers, out, order, add)
         })
         .collect::<Result<_, E>>()?;
     Ok((outs, written.iter().sum()))
@@ -359,6 +411,39 @@ mod tests {
             write(&path, &ks, &cs).unwrap();
             runs.push(path);
         }
+        // More runs than one merge reads at once: merged in groups first.
+        let mut small = Vec::new();
+        let cut = FAN_IN + 10;
+        for run in &runs[..2] {
+            let mut r = Records::open_all(std::slice::from_ref(run)).unwrap();
+            let (ks, cs) = r.chunk(1 << 20).unwrap();
+            for part in 0..cut {
+                let path = dir.file("small");
+                let range = part * ks.len() / cut..(part + 1) * ks.len() / cut;
+                write(&path, &ks[range.clone()], &cs[range]).unwrap();
+                small.push(path);
+            }
+        }
+        let mut want = std::collections::BTreeMap::new();
+        for run in &runs[..2] {
+            let mut r = Records::open_all(std::slice::from_ref(run)).unwrap();
+            while let Some((k, c)) = r.next_record().unwrap() {
+                *want.entry((order(k), k)).or_insert(0u128) += c;
+            }
+        }
+        let (parts, n) =
+            merge::<std::io::Error>(&small, || dir.file("level"), 4, order, |a, b| Ok(a + b))
+                .unwrap();
+        assert_eq!(n, want.len());
+        let mut r = Records::open_all(&parts).unwrap();
+        for (&(_, k), &c) in &want {
+            assert_eq!(r.next_record().unwrap(), Some((k, c)));
+        }
+        assert_eq!(r.next_record().unwrap(), None);
+        // Only the caller's runs and the merged parts are left.
+        let files = std::fs::read_dir(&dir.dir).unwrap().count();
+        assert_eq!(files, runs.len() + small.len() + parts.len());
+
         for pieces in [1, 2, 64] {
             let (parts, n) = merge::<std::io::Error>(
                 &runs,
