@@ -90,7 +90,7 @@ pub(crate) fn write(path: &Path, keys: &[u64], counts: &[u128]) -> std::io::Resu
 }
 
 /// Reads records in order from consecutive files (a level stored in parts), or from a range
-/// of records of one file; parsed from a buffer filled a megabyte at a time.
+/// of records of one file; parsed from a buffer filled a quarter megabyte at a time.
 pub(crate) struct Records {
     /// Files still to read, in reverse order.
     todo: Vec<PathBuf>,
