@@ -369,6 +369,13 @@ enum Store {
     File(Vec<PathBuf>, usize),
 }
 
+/// A level's representatives kept for the backward pass, in [`rank`] order: in memory, or
+/// spilled as files of keys alone.
+enum Kept {
+    Mem(Vec<u64>),
+    Keys(Vec<PathBuf>),
+}
+
 impl Store {
     fn len(&self) -> usize {
         match self {
@@ -581,7 +588,7 @@ pub(crate) fn analyse(
     };
     let mut current = Store::Mem(vec![space.key(problem.start())], vec![1]);
     // Every level's representatives, for the backward pass.
-    let mut stored: Vec<Store> = Vec::new();
+    let mut stored: Vec<Kept> = Vec::new();
     let mut scratch: Option<spill::SpillDir> = None;
     let mut result = Count {
         symmetries: space.canon.order(),
@@ -676,13 +683,19 @@ pub(crate) fn analyse(
         };
         progress(&entry);
         result.levels.push(entry);
-        // Keep the level's keys for the backward pass (a spilled level stays in its file).
+        // Keep the level's keys for the backward pass (a spilled level stays on disk, as keys
+        // alone: a third of the room).
         stored.push(match current {
             Store::Mem(keys, _) => {
                 used += keys.len() * 8;
-                Store::Mem(keys, Vec::new())
+                Kept::Mem(keys)
             }
-            file => file,
+            Store::File(parts, _) => {
+                let dir = scratch.as_mut().ok_or_else(|| {
+                    CountError::Io("a spilled level without its directory".into())
+                })?;
+                Kept::Keys(spill::keep_keys(&parts, || dir.file("keys"))?)
+            }
         });
         if children == 0 {
             break;
@@ -731,7 +744,7 @@ pub(crate) fn analyse(
 fn backward(
     problem: &Problem,
     space: &Space,
-    stored: &[Store],
+    stored: &[Kept],
     is_target: &[u64],
     goal: u32,
     deadline: Option<Instant>,
@@ -750,14 +763,14 @@ fn backward(
             parents_of(found.get(depth + 1).map_or(&[], |w| &w[..]), space)?
         };
         found[depth] = match level_keys {
-            Store::Mem(keys, _) => intersect_sorted(&candidates, keys),
-            Store::File(parts, _) => {
+            Kept::Mem(keys) => intersect_sorted(&candidates, keys),
+            Kept::Keys(parts) => {
                 // Stream the stored level past the sorted candidates.
-                let mut r = spill::Records::open_all(parts)?;
+                let mut r = spill::Records::keys(parts)?;
                 let mut out = Vec::new();
                 let mut i = 0;
                 while i < candidates.len() {
-                    let Some((k, _)) = r.next_record()? else {
+                    let Some(k) = r.next_key()? else {
                         break;
                     };
                     while i < candidates.len() && rank(candidates[i]) < rank(k) {
@@ -788,7 +801,7 @@ fn backward(
 fn self_dual_winners(
     problem: &Problem,
     space: &Space,
-    stored: &[Store],
+    stored: &[Kept],
     deadline: Option<Instant>,
 ) -> Result<Option<Vec<Vec<u64>>>, CountError> {
     let targets = problem.targets();
@@ -802,8 +815,8 @@ fn self_dual_winners(
     let Some(levels) = stored
         .iter()
         .map(|s| match s {
-            Store::Mem(keys, _) => Some(&keys[..]),
-            Store::File(..) => None,
+            Kept::Mem(keys) => Some(&keys[..]),
+            Kept::Keys(..) => None,
         })
         .collect::<Option<Vec<&[u64]>>>()
     else {
@@ -1429,7 +1442,7 @@ mod tests {
             let space = Space::new(&p, true);
             let jumps = (start.count() - target.count()) as usize;
             let levels = levels(&space, space.key(start), jumps, usize::MAX, None).unwrap();
-            let stored: Vec<Store> = levels.into_iter().map(|k| Store::Mem(k, vec![])).collect();
+            let stored: Vec<Kept> = levels.into_iter().map(Kept::Mem).collect();
             let is_target = vec![space.key(target)];
             let slow = backward(&p, &space, &stored, &is_target, target.count(), None).unwrap();
             match self_dual_winners(&p, &space, &stored, None).unwrap() {

@@ -92,6 +92,8 @@ pub(crate) fn write(path: &Path, keys: &[u64], counts: &[u128]) -> std::io::Resu
 /// Reads records in order from consecutive files (a level stored in parts), or from a range
 /// of records of one file; parsed from a buffer filled a quarter megabyte at a time.
 pub(crate) struct Records {
+    /// Bytes per record: [`RECORD`], or 8 for files of keys alone.
+    size: usize,
     /// Files still to read, in reverse order.
     todo: Vec<PathBuf>,
     file: Option<File>,
@@ -107,7 +109,17 @@ impl Records {
 
     /// The records of `paths`, one file after another.
     pub(crate) fn open_all(paths: &[PathBuf]) -> std::io::Result<Records> {
+        Records::open_sized(paths, RECORD)
+    }
+
+    /// The keys of `paths`, files of keys alone (see [`keep_keys`]), one after another.
+    pub(crate) fn keys(paths: &[PathBuf]) -> std::io::Result<Records> {
+        Records::open_sized(paths, 8)
+    }
+
+    fn open_sized(paths: &[PathBuf], size: usize) -> std::io::Result<Records> {
         let mut r = Records {
+            size,
             todo: paths.iter().rev().cloned().collect(),
             file: None,
             left: 0,
@@ -123,6 +135,7 @@ impl Records {
         let mut file = File::open(path)?;
         file.seek(SeekFrom::Start(from * RECORD as u64))?;
         Ok(Records {
+            size: RECORD,
             todo: Vec::new(),
             file: Some(file),
             left: (to - from) * RECORD as u64,
@@ -136,7 +149,7 @@ impl Records {
         if let Some(path) = self.todo.pop() {
             let file = File::open(&path)?;
             self.left = file.metadata()?.len();
-            if self.left % RECORD as u64 != 0 {
+            if self.left % self.size as u64 != 0 {
                 return Err(std::io::Error::new(
                     ErrorKind::InvalidData,
                     format!("{} is not a whole number of records", path.display()),
@@ -166,9 +179,22 @@ impl Records {
         }
     }
 
+    /// The next key of a file of keys alone, or `None` at the end.
+    #[inline]
+    pub(crate) fn next_key(&mut self) -> std::io::Result<Option<u64>> {
+        debug_assert_eq!(self.size, 8);
+        if self.at == self.buf.len() && !self.fill()? {
+            return Ok(None);
+        }
+        let k = &self.buf[self.at..self.at + 8];
+        self.at += 8;
+        Ok(Some(u64::from_le_bytes(k.try_into().expect("8 bytes"))))
+    }
+
     /// The next record, or `None` at the end.
     #[inline]
     pub(crate) fn next_record(&mut self) -> std::io::Result<Option<(u64, u128)>> {
+        debug_assert_eq!(self.size, RECORD);
         if self.at == self.buf.len() && !self.fill()? {
             return Ok(None);
         }
@@ -195,6 +221,36 @@ impl Records {
         }
         Ok((keys, counts))
     }
+}
+
+/// Rewrites the files of records `parts` as files of their keys alone, named by `name`, in
+/// parallel, and removes them: a stored level needs its counts no more once expanded, and
+/// keys alone take a third of the disk.
+pub(crate) fn keep_keys(
+    parts: &[PathBuf],
+    mut name: impl FnMut() -> PathBuf,
+) -> std::io::Result<Vec<PathBuf>> {
+    let outs: Vec<PathBuf> = parts.iter().map(|_| name()).collect();
+    parts
+        .par_iter()
+        .zip(&outs)
+        .map(|(part, out)| {
+            let mut r = Records::open_all(std::slice::from_ref(part))?;
+            let mut w = File::create(out)?;
+            let mut buf: Vec<u8> = Vec::with_capacity(Writer::FLUSH + 8);
+            while let Some((k, _)) = r.next_record()? {
+                buf.extend_from_slice(&k.to_le_bytes());
+                if buf.len() >= Writer::FLUSH {
+                    w.write_all(&buf)?;
+                    buf.clear();
+                }
+            }
+            w.write_all(&buf)?;
+            w.flush()?;
+            std::fs::remove_file(part)
+        })
+        .collect::<std::io::Result<()>>()?;
+    Ok(outs)
 }
 
 /// The key of record `i` of `file`.
@@ -443,6 +499,18 @@ mod tests {
         // Only the caller's runs and the merged parts are left.
         let files = std::fs::read_dir(&dir.dir).unwrap().count();
         assert_eq!(files, runs.len() + small.len() + parts.len());
+
+        // Keys alone, as a stored level keeps them.
+        let (parts, _) =
+            merge::<std::io::Error>(&runs, || dir.file("level"), 3, order, |a, b| Ok(a + b))
+                .unwrap();
+        let keys = keep_keys(&parts, || dir.file("keys")).unwrap();
+        assert!(parts.iter().all(|p| !p.exists()), "the records are removed");
+        let mut r = Records::keys(&keys).unwrap();
+        for &(_, k) in expect.keys() {
+            assert_eq!(r.next_key().unwrap(), Some(k));
+        }
+        assert_eq!(r.next_key().unwrap(), None);
 
         for pieces in [1, 2, 64] {
             let (parts, n) = merge::<std::io::Error>(
