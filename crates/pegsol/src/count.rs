@@ -361,7 +361,7 @@ fn group_elements(problem: &Problem) -> Vec<usize> {
 /// canonicaliser given, which must come from [`group_of`]), each level in increasing order.
 pub(crate) type Winners = Vec<Vec<u64>>;
 
-/// A level of representatives with their path counts, in memory or spilled to a file; both
+/// A level of representatives with their path counts, in memory or spilled to files; both
 /// in [`rank`] order.
 enum Store {
     Mem(Vec<u64>, Vec<u128>),

@@ -1,6 +1,8 @@
 //! External memory for `count`: levels and sorted runs of children as files of records.
 //!
-//! A record is a position key (`u64`) and its path count (`u128`), little-endian, 24 bytes.
+//! A record is a position key (`u64`) and its path count (`u128`), little-endian, 24 bytes. A
+//! level kept for the backward pass after its expansion needs no counts: its files hold keys
+//! alone, 8 bytes each.
 //! Every file is in the order levels are kept in (see `count::rank`), so that runs merge by
 //! streaming and a stored level can be intersected with sorted keys without loading it.
 
