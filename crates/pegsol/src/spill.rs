@@ -65,10 +65,22 @@ impl Writer {
         })
     }
 
+    /// A record.
     #[inline]
     fn push(&mut self, key: u64, count: u128) -> std::io::Result<()> {
         self.buf.extend_from_slice(&key.to_le_bytes());
-        self.buf.extend_from_slice(&count.to_le_bytes());
+        self.push_bytes(&count.to_le_bytes())
+    }
+
+    /// A key alone (files of keys, see [`keep_keys`]).
+    #[inline]
+    fn push_key(&mut self, key: u64) -> std::io::Result<()> {
+        self.push_bytes(&key.to_le_bytes())
+    }
+
+    #[inline]
+    fn push_bytes(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        self.buf.extend_from_slice(bytes);
         if self.buf.len() >= Self::FLUSH {
             self.file.write_all(&self.buf)?;
             self.buf.clear();
@@ -238,17 +250,11 @@ pub(crate) fn keep_keys(
         .zip(&outs)
         .map(|(part, out)| {
             let mut r = Records::open_all(std::slice::from_ref(part))?;
-            let mut w = File::create(out)?;
-            let mut buf: Vec<u8> = Vec::with_capacity(Writer::FLUSH + 8);
+            let mut w = Writer::create(out)?;
             while let Some((k, _)) = r.next_record()? {
-                buf.extend_from_slice(&k.to_le_bytes());
-                if buf.len() >= Writer::FLUSH {
-                    w.write_all(&buf)?;
-                    buf.clear();
-                }
+                w.push_key(k)?;
             }
-            w.write_all(&buf)?;
-            w.flush()?;
+            w.finish()?;
             std::fs::remove_file(part)
         })
         .collect::<std::io::Result<()>>()?;
@@ -447,15 +453,13 @@ mod tests {
         // read back across buffer refills and part files, against a map.
         let order = |k: u64| k.wrapping_mul(0x9E37_79B9_7F4A_7C15);
         let mut dir = SpillDir::new(&std::env::temp_dir()).unwrap();
-        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = crate::testing::xorshift();
         let mut expect = std::collections::BTreeMap::new();
         let mut runs = Vec::new();
         for r in 0..7u64 {
             let mut run: Vec<(u64, u128)> = (0..60_000 + r * 5_000)
                 .map(|_| {
-                    x ^= x << 13;
-                    x ^= x >> 7;
-                    x ^= x << 17;
+                    let x = next();
                     (x % 200_000, u128::from(x >> 40))
                 })
                 .collect();
