@@ -1622,13 +1622,8 @@ mod tests {
     #[test]
     fn intersections_in_pieces_match_one_pass() {
         // Large enough to be cut into pieces, with keys near the cuts' ranks.
-        let mut seed = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % (1 << 20)
-        };
+        let mut random = crate::testing::xorshift();
+        let mut next = || random() % (1 << 20);
         let mut a: Vec<u64> = (0..200_000).map(|_| next()).collect();
         let mut b: Vec<u64> = (0..300_000).map(|_| next()).collect();
         for list in [&mut a, &mut b] {

@@ -275,12 +275,9 @@ mod tests {
             let layout = Layout::of(&b);
             assert_eq!(layout.is_grid(), name != "diamond", "{name}");
             let dense = Layout::dense(&b);
-            let mut seed = 0x2545_F491_4F6C_DD1Du64;
+            let mut next = crate::testing::xorshift();
             for _ in 0..300 {
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                let pegs = Bits(seed & b.holes().raw());
+                let pegs = Bits(next() & b.holes().raw());
                 assert_eq!(layout.bits(layout.key(pegs)), pegs);
                 let mut a = Vec::new();
                 layout.for_each_jump(layout.key(pegs), |h, i| {

@@ -48,6 +48,8 @@ mod replay;
 mod search;
 mod spill;
 mod symmetry;
+#[cfg(test)]
+mod testing;
 
 pub use bitset::{Bits, BitsIter, Hole, MAX_HOLES};
 pub use board::{Board, Position};
