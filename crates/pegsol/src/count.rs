@@ -361,18 +361,19 @@ fn group_elements(problem: &Problem) -> Vec<usize> {
 /// canonicaliser given, which must come from [`group_of`]), each level in increasing order.
 pub(crate) type Winners = Vec<Vec<u64>>;
 
-/// A level of representatives with their path counts, in memory or spilled to files; both
-/// in [`rank`] order.
+/// A level of representatives with their path counts, in memory or spilled to files.
 enum Store {
+    /// In [`rank`] order.
     Mem(Vec<u64>, Vec<u128>),
-    /// Files that make the level one after another, and its length.
+    /// Files that make the level one after another, and its length; by [`Dense`] index.
     File(Vec<PathBuf>, usize),
 }
 
-/// A level's representatives kept for the backward pass, in [`rank`] order: in memory, or
-/// spilled as files of keys alone.
+/// A level's representatives kept for the backward pass.
 enum Kept {
+    /// In [`rank`] order.
     Mem(Vec<u64>),
+    /// Files of [`Dense`] indices alone.
     Keys(Vec<PathBuf>),
 }
 
@@ -384,10 +385,13 @@ impl Store {
         }
     }
 
-    /// Calls `f` on consecutive slices of at most `n` representatives.
+    /// Calls `f` on consecutive slices of at most `n` representatives. A level in files
+    /// (in [`Dense`] order) is read once: its indices are copied to `keep` on the way.
     fn for_each_slice(
         &self,
         n: usize,
+        dense: Dense,
+        keep: Option<&mut spill::KeyWriter>,
         mut f: impl FnMut(&[u64], &[u128]) -> Result<(), CountError>,
     ) -> Result<(), CountError> {
         match self {
@@ -399,10 +403,17 @@ impl Store {
             }
             Store::File(parts, _) => {
                 let mut r = spill::Records::open_all(parts)?;
+                let mut keep = keep;
                 loop {
-                    let (ks, cs) = r.chunk(n.max(1))?;
+                    let (mut ks, cs) = r.chunk(n.max(1))?;
                     if ks.is_empty() {
                         return Ok(());
+                    }
+                    if let Some(w) = keep.as_deref_mut() {
+                        w.push_all(&ks)?;
+                    }
+                    for k in &mut ks {
+                        *k = dense.key(*k);
                     }
                     f(&ks, &cs)?;
                 }
@@ -430,37 +441,39 @@ struct Expanded {
 }
 
 /// Expands representatives `ks` (with path counts `cs`): every child, canonicalised, summed
-/// per distinct key.
-fn expand(
+/// per distinct key, in the order of `ranking`.
+fn expand<R: Ranking>(
     ks: &[u64],
     cs: &[u128],
     space: &Space,
     cut: Option<&Cut>,
     branching: f64,
     duplication: f64,
+    ranking: R,
 ) -> Result<Expanded, CountError> {
     // Most levels' path counts fit 64 bits: their children, and the sums of those, are then
     // 16 bytes, not 24. Where a sum turns out not to fit, the level is redone wide.
     if cs.iter().all(|&c| c <= u128::from(u64::MAX)) {
-        match expand_with::<Narrow>(ks, cs, space, cut, branching, duplication) {
+        match expand_with::<Narrow, R>(ks, cs, space, cut, branching, duplication, ranking) {
             Err(CountError::Overflow) => {}
             done => return done,
         }
     }
-    expand_with::<Child>(ks, cs, space, cut, branching, duplication)
+    expand_with::<Child, R>(ks, cs, space, cut, branching, duplication, ranking)
 }
 
 /// [`expand`] with children packed as `C`.
-fn expand_with<C: Packed>(
+fn expand_with<C: Packed, R: Ranking>(
     ks: &[u64],
     cs: &[u128],
     space: &Space,
     cut: Option<&Cut>,
     branching: f64,
     duplication: f64,
+    ranking: R,
 ) -> Result<Expanded, CountError> {
     let canon = &space.canon;
-    gather::<C>(ks, cs, branching, duplication, |k, c, part| {
+    gather::<C, R>(ranking, ks, cs, branching, duplication, |k, c, part| {
         let mut any = false;
         let images = canon.images(Bits(k));
         part.positions += match &images {
@@ -484,21 +497,25 @@ fn expand_with<C: Packed>(
 /// Calls `each` on every key of `ks` (with its count from `cs`) in parallel chunks; what it
 /// pushes is summed per distinct key. About `branching` keys are pushed per key given, and
 /// `duplication` pushes per distinct key, which sizes the buffers.
-fn gather<C: Packed>(
+fn gather<C: Packed, R: Ranking>(
+    ranking: R,
     ks: &[u64],
     cs: &[u128],
     branching: f64,
     duplication: f64,
-    each: impl Fn(u64, u128, &mut Part<C>) + Sync,
+    each: impl Fn(u64, u128, &mut Part<C, R>) + Sync,
 ) -> Result<Expanded, CountError> {
     let chunk = (ks.len() / (rayon::current_num_threads() * 4)).max(1024);
     // Pushes go straight into hash buckets, so that each bucket can be summed and sorted on
     // its own, in cache, in parallel: no global sort of the whole level.
-    let parts: Vec<Part<C>> = ks
+    let parts: Vec<Part<C, R>> = ks
         .par_chunks(chunk)
         .zip(cs.par_chunks(chunk))
         .map(|(ks, cs)| {
-            let mut part = Part::new((ks.len() as f64 * branching * 1.2) as usize / BUCKETS);
+            let mut part = Part::new(
+                (ks.len() as f64 * branching * 1.2) as usize / BUCKETS,
+                ranking,
+            );
             for (&k, &c) in ks.iter().zip(cs) {
                 each(k, c, &mut part);
             }
@@ -529,7 +546,7 @@ fn gather<C: Packed>(
         .into_par_iter()
         .map(|b| {
             let n: usize = parts.iter().map(|p| p.buckets[b].len()).sum();
-            let mut table = Table::<C>::with_capacity((n as f64 * expect) as usize);
+            let mut table = Table::<C, R>::with_capacity((n as f64 * expect) as usize, ranking);
             for p in &parts {
                 for &c in &p.buckets[b] {
                     table.add(c)?;
@@ -635,38 +652,68 @@ pub(crate) fn analyse(
         // A slice has fewer children per distinct child than its whole level: its tables are
         // sized from the slice before (too small, they would grow by copying).
         let mut slice_duplication = if in_memory { duplication } else { 1.0 };
-        current.for_each_slice(slice, |ks, cs| {
-            // A spilled level can take long: the budget is checked between its slices too.
-            if deadline.is_some_and(|d| Instant::now() > d) {
-                return Err(CountError::Timeout);
+        // A spilled level is kept for the backward pass as a file of its keys alone (under
+        // half the room of its records), written while it is read.
+        let mut keep = match (&current, scratch.as_mut()) {
+            (Store::File(..), Some(dir)) => {
+                let path = dir.file("keys");
+                Some((spill::KeyWriter::create(&path)?, path))
             }
-            for (k, &c) in ks.iter().zip(cs) {
-                paths = paths.checked_add(c).ok_or(CountError::Overflow)?;
-                if pegs == goal && is_target.binary_search(k).is_ok() {
-                    result.solutions = result
-                        .solutions
-                        .checked_add(c)
-                        .ok_or(CountError::Overflow)?;
+            _ => None,
+        };
+        current.for_each_slice(
+            slice,
+            space.dense,
+            keep.as_mut().map(|k| &mut k.0),
+            |ks, cs| {
+                // A spilled level can take long: the budget is checked between its slices too.
+                if deadline.is_some_and(|d| Instant::now() > d) {
+                    return Err(CountError::Timeout);
                 }
-            }
-            let out = expand(ks, cs, space, cut, branching, slice_duplication)?;
-            if !in_memory {
-                slice_duplication = (out.children as f64 / out.keys.len().max(1) as f64).max(1.0);
-            }
-            positions += out.positions;
-            dead_ends += out.dead_ends;
-            games = games.checked_add(out.games).ok_or(CountError::Overflow)?;
-            children += out.children;
-            match &mut scratch {
-                Some(dir) if !in_memory => {
-                    let path = dir.file("run");
-                    spill::write(&path, &out.keys, &out.counts)?;
-                    run_files.push(path);
+                for (k, &c) in ks.iter().zip(cs) {
+                    paths = paths.checked_add(c).ok_or(CountError::Overflow)?;
+                    if pegs == goal && is_target.binary_search(k).is_ok() {
+                        result.solutions = result
+                            .solutions
+                            .checked_add(c)
+                            .ok_or(CountError::Overflow)?;
+                    }
                 }
-                _ => runs.push(out),
-            }
-            Ok(())
-        })?;
+                let out = if in_memory {
+                    expand(ks, cs, space, cut, branching, slice_duplication, Spread)?
+                } else {
+                    // Runs go to files, which keep the dense order.
+                    expand(
+                        ks,
+                        cs,
+                        space,
+                        cut,
+                        branching,
+                        slice_duplication,
+                        space.dense,
+                    )?
+                };
+                if !in_memory {
+                    slice_duplication =
+                        (out.children as f64 / out.keys.len().max(1) as f64).max(1.0);
+                }
+                positions += out.positions;
+                dead_ends += out.dead_ends;
+                games = games.checked_add(out.games).ok_or(CountError::Overflow)?;
+                children += out.children;
+                match &mut scratch {
+                    Some(dir) if !in_memory => {
+                        let path = dir.file("run");
+                        let indices: Vec<u64> =
+                            out.keys.par_iter().map(|&k| space.dense.index(k)).collect();
+                        spill::write(&path, &indices, &out.counts)?;
+                        run_files.push(path);
+                    }
+                    _ => runs.push(out),
+                }
+                Ok(())
+            },
+        )?;
         branching = children as f64 / n.max(1) as f64;
         result.games = result
             .games
@@ -683,18 +730,23 @@ pub(crate) fn analyse(
         };
         progress(&entry);
         result.levels.push(entry);
-        // Keep the level's keys for the backward pass (a spilled level stays on disk, as keys
-        // alone: a third of the room).
-        stored.push(match current {
-            Store::Mem(keys, _) => {
+        // Keep the level's keys for the backward pass.
+        stored.push(match (current, keep) {
+            (Store::Mem(keys, _), _) => {
                 used += keys.len() * 8;
                 Kept::Mem(keys)
             }
-            Store::File(parts, _) => {
-                let dir = scratch.as_mut().ok_or_else(|| {
-                    CountError::Io("a spilled level without its directory".into())
-                })?;
-                Kept::Keys(spill::keep_keys(&parts, || dir.file("keys"))?)
+            (Store::File(parts, _), Some((w, path))) => {
+                w.finish()?;
+                for part in parts {
+                    std::fs::remove_file(part)?;
+                }
+                Kept::Keys(vec![path])
+            }
+            (Store::File(..), None) => {
+                return Err(CountError::Io(
+                    "a spilled level without its directory".into(),
+                ));
             }
         });
         if children == 0 {
@@ -707,7 +759,7 @@ pub(crate) fn analyse(
                 &run_files,
                 || dir.file("level"),
                 pieces,
-                rank,
+                space.dense.last(),
                 |a, b| a.checked_add(b).ok_or(CountError::Overflow),
             )?;
             for run in &run_files {
@@ -765,22 +817,29 @@ fn backward(
         found[depth] = match level_keys {
             Kept::Mem(keys) => intersect_sorted(&candidates, keys),
             Kept::Keys(parts) => {
-                // Stream the stored level past the sorted candidates.
+                // Stream the stored level (in the dense order) past the candidates sorted
+                // alike.
+                let mut candidates: Vec<u64> = candidates
+                    .par_iter()
+                    .map(|&k| space.dense.index(k))
+                    .collect();
+                candidates.par_sort_unstable();
                 let mut r = spill::Records::keys(parts)?;
                 let mut out = Vec::new();
                 let mut i = 0;
                 while i < candidates.len() {
-                    let Some(k) = r.next_key()? else {
+                    let Some(v) = r.next_key()? else {
                         break;
                     };
-                    while i < candidates.len() && rank(candidates[i]) < rank(k) {
+                    while i < candidates.len() && candidates[i] < v {
                         i += 1;
                     }
-                    if candidates.get(i) == Some(&k) {
-                        out.push(k);
+                    if candidates.get(i) == Some(&v) {
+                        out.push(space.dense.key(v));
                         i += 1;
                     }
                 }
+                out.par_sort_unstable_by_key(|&k| rank(k));
                 out
             }
         };
@@ -825,7 +884,7 @@ fn self_dual_winners(
     // The canonical complements of `keys`, distinct since `keys` are, in rank order.
     let dual = |keys: &[u64]| -> Result<Vec<u64>, CountError> {
         let zeros = vec![0; keys.len()];
-        let out = gather::<Narrow>(keys, &zeros, 1.0, 1.0, |k, _, part| {
+        let out = gather::<Narrow, _>(Spread, keys, &zeros, 1.0, 1.0, |k, _, part| {
             part.push(space.canonical(holes ^ k), 0);
         })?;
         Ok(out.keys)
@@ -954,7 +1013,7 @@ fn meet(
 /// jump: its landing hole full, the other two empty), distinct, in [`rank`] order.
 fn parents_of(winners: &[u64], space: &Space) -> Result<Vec<u64>, CountError> {
     let zeros = vec![0; winners.len()];
-    let out = gather::<Narrow>(winners, &zeros, 8.0, 4.0, |w, _, part| {
+    let out = gather::<Narrow, _>(Spread, winners, &zeros, 8.0, 4.0, |w, _, part| {
         space.for_each_parent(w, |p| part.push(p, 0));
     })?;
     Ok(out.keys)
@@ -984,7 +1043,7 @@ fn levels(
                 needed,
             });
         }
-        let next = expand(keys, &counts, space, None, branching, duplication)?;
+        let next = expand(keys, &counts, space, None, branching, duplication, Spread)?;
         branching = next.children as f64 / keys.len().max(1) as f64;
         duplication = (next.children as f64 / next.keys.len().max(1) as f64).max(1.0);
         used += next.keys.len() * 8;
@@ -999,14 +1058,98 @@ fn levels(
 /// [`rank`] order, whose top byte is the bucket.
 const BUCKETS: usize = 256;
 
-fn bucket(key: u64) -> usize {
-    (rank(key) >> 56) as usize
-}
+/// An odd constant (the golden ratio's bits) and its inverse modulo `2^64`.
+const SPREAD: u64 = 0x9E37_79B9_7F4A_7C15;
+const UNSPREAD: u64 = {
+    // Newton's iteration doubles the bits of an inverse that are right; an odd `x` is its
+    // own inverse modulo 8.
+    let mut inv = SPREAD;
+    let mut i = 0;
+    while i < 5 {
+        inv = inv.wrapping_mul(2u64.wrapping_sub(SPREAD.wrapping_mul(inv)));
+        i += 1;
+    }
+    inv
+};
 
 /// The order levels are stored in: the key times an odd constant, a bijection that spreads
 /// keys evenly, so that its top byte picks a bucket and the next bits a hash slot.
 const fn rank(key: u64) -> u64 {
-    key.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    key.wrapping_mul(SPREAD)
+}
+
+/// How a level is ordered: by [`rank`] in memory ([`Spread`]), by [`Dense`] index in files.
+/// Both spread keys evenly: a rank's top byte picks a bucket, and the next bits a hash slot.
+trait Ranking: Copy + Send + Sync {
+    fn rank(self, key: u64) -> u64;
+
+    #[inline]
+    fn bucket(self, key: u64) -> usize {
+        (self.rank(key) >> 56) as usize
+    }
+}
+
+/// The order of levels in memory: [`rank`].
+#[derive(Clone, Copy, Debug)]
+struct Spread;
+
+impl Ranking for Spread {
+    #[inline]
+    fn rank(self, key: u64) -> u64 {
+        rank(key)
+    }
+}
+
+impl Ranking for Dense {
+    /// The index in the top bits of a word.
+    #[inline]
+    fn rank(self, key: u64) -> u64 {
+        self.index(key) << self.shift
+    }
+}
+
+/// The order of levels on disk. A layout's keys fit its lowest `w` bits, and a key's index
+/// is a bijection on `w`-bit numbers: the key with its high half folded onto its low half,
+/// times an odd constant, modulo `2^w`. Indices are spread evenly, so that cutting their
+/// range in equal parts cuts a level in equal parts, and dense, so that the gaps between a
+/// sorted level's indices take few bytes in a file (see `spill`), where [`rank`] would
+/// spread `w` bits over 64.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Dense {
+    /// `64 - w`.
+    shift: u32,
+    /// `w / 2`, rounded up.
+    half: u32,
+}
+
+impl Dense {
+    /// The order of keys made of the bits of `holes`.
+    pub(crate) const fn new(holes: u64) -> Dense {
+        let width = 64 - (holes | 1).leading_zeros();
+        Dense {
+            shift: 64 - width,
+            half: width.div_ceil(2),
+        }
+    }
+
+    /// The index of a key: at most [`last`](Self::last).
+    #[inline]
+    pub(crate) const fn index(self, key: u64) -> u64 {
+        (key ^ key >> self.half).wrapping_mul(SPREAD) & self.last()
+    }
+
+    /// The key of an index.
+    #[inline]
+    pub(crate) const fn key(self, index: u64) -> u64 {
+        // Folding twice restores a key: its high half, shifted down, lands below `half`.
+        let folded = index.wrapping_mul(UNSPREAD) & self.last();
+        folded ^ folded >> self.half
+    }
+
+    /// The largest index.
+    pub(crate) const fn last(self) -> u64 {
+        u64::MAX >> self.shift
+    }
 }
 
 /// A child position with the path count it inherits, packed in 24 bytes (a `u128` field
@@ -1094,7 +1237,8 @@ impl Packed for Narrow {
 }
 
 /// What one chunk of a level produces.
-struct Part<C> {
+struct Part<C, R> {
+    ranking: R,
     buckets: Vec<Vec<C>>,
     /// Positions the parents stand for (orbit sizes).
     positions: u64,
@@ -1103,11 +1247,12 @@ struct Part<C> {
     games: Option<u128>,
 }
 
-impl<C: Packed> Part<C> {
+impl<C: Packed, R: Ranking> Part<C, R> {
     /// A part whose buckets have room for `each` children (the forecast), so that they
     /// rarely grow by copying.
-    fn new(each: usize) -> Part<C> {
+    fn new(each: usize, ranking: R) -> Part<C, R> {
         Part {
+            ranking,
             buckets: (0..BUCKETS).map(|_| Vec::with_capacity(each)).collect(),
             positions: 0,
             dead_ends: 0,
@@ -1117,7 +1262,7 @@ impl<C: Packed> Part<C> {
 
     #[inline]
     fn push(&mut self, key: u64, count: u128) {
-        self.buckets[bucket(key)].push(C::new(key, count));
+        self.buckets[self.ranking.bucket(key)].push(C::new(key, count));
     }
 }
 
@@ -1127,6 +1272,7 @@ impl<C: Packed> Part<C> {
 pub(crate) struct Space {
     layout: Layout,
     canon: Canonicalizer,
+    dense: Dense,
     /// The images of each jump slot's holes under the group (empty without wide tables).
     images: Vec<[u64; WIDE]>,
 }
@@ -1156,6 +1302,7 @@ impl Space {
             Vec::new()
         };
         Space {
+            dense: Dense::new(layout.holes()),
             layout,
             canon,
             images,
@@ -1235,9 +1382,10 @@ impl Space {
 /// past the last home takes the overflow), so the slots end up in rank order but for a few
 /// keys pushed just past their neighbours: reading them out needs no sort, only a pass of
 /// insertion that moves those few back.
-struct Table<C> {
+struct Table<C, R> {
     /// Key and count side by side: one cache line per probe.
     slots: Vec<C>,
+    ranking: R,
     len: usize,
     /// Home slots: `1 << (64 - shift)`.
     shift: u32,
@@ -1246,11 +1394,12 @@ struct Table<C> {
 /// Slots past the last home slot, for probes that run off its end.
 const TAIL: usize = 64;
 
-impl<C: Packed> Table<C> {
-    fn with_capacity(n: usize) -> Table<C> {
+impl<C: Packed, R: Ranking> Table<C, R> {
+    fn with_capacity(n: usize, ranking: R) -> Table<C, R> {
         let slots = (n.max(8) * 2).next_power_of_two();
         Table {
             slots: vec![C::FREE; slots + TAIL],
+            ranking,
             len: 0,
             shift: 64 - slots.trailing_zeros(),
         }
@@ -1259,7 +1408,7 @@ impl<C: Packed> Table<C> {
     /// Home slot of a key: the rank's bits below the ones that chose the bucket.
     #[inline]
     fn home(&self, key: u64) -> usize {
-        ((rank(key) << 8) >> self.shift) as usize
+        ((self.ranking.rank(key) << 8) >> self.shift) as usize
     }
 
     #[inline]
@@ -1288,7 +1437,7 @@ impl<C: Packed> Table<C> {
 
     #[cold]
     fn grow(&mut self) -> Result<(), CountError> {
-        let mut bigger = Table::with_capacity(self.slots.len());
+        let mut bigger = Table::with_capacity(self.slots.len(), self.ranking);
         for &s in &self.slots {
             if s.key() != u64::MAX {
                 bigger.add(s)?;
@@ -1298,7 +1447,7 @@ impl<C: Packed> Table<C> {
         Ok(())
     }
 
-    /// The keys in [`rank`] order, with their counts.
+    /// The keys in the order of the ranking, with their counts.
     fn into_sorted(self) -> (Vec<u64>, Vec<u128>) {
         // Every slot is copied to the next place, which advances only past a key: no branch
         // on whether a slot is free, which the table's load leaves hard to predict.
@@ -1318,13 +1467,13 @@ impl<C: Packed> Table<C> {
         // Insertion: only keys that probing pushed past a later home move, and not far.
         let mut last = 0;
         for i in 0..n {
-            let r = rank(keys[i]);
+            let r = self.ranking.rank(keys[i]);
             if r >= last {
                 last = r;
                 continue;
             }
             let mut at = i;
-            while at > 0 && rank(keys[at - 1]) > r {
+            while at > 0 && self.ranking.rank(keys[at - 1]) > r {
                 keys.swap(at - 1, at);
                 counts.swap(at - 1, at);
                 at -= 1;
@@ -1581,7 +1730,7 @@ mod tests {
         // 3 fits 64 bits throughout; half of `u64::MAX` fits, but not four of it, so that
         // level is redone wide; 3 << 70 is wide from the start.
         for count in [3u128, u128::from(u64::MAX / 2), 3 << 70] {
-            let out = expand(&start, &[count], &space, None, 1.0, 1.0).unwrap();
+            let out = expand(&start, &[count], &space, None, 1.0, 1.0, Spread).unwrap();
             assert_eq!((out.keys.len(), out.children), (1, 4));
             assert_eq!(out.counts, vec![4 * count]);
             assert_eq!(out.positions, 1);
@@ -1616,6 +1765,29 @@ mod tests {
             let dense = count_with(&p, &options(false), &|_| {}).unwrap();
             assert_eq!(grid.levels, dense.levels, "{name}");
             assert_eq!((grid.solutions, grid.games), (dense.solutions, dense.games));
+        }
+    }
+
+    #[test]
+    fn dense_order_is_a_bijection_on_the_keys_of_its_width() {
+        assert_eq!(SPREAD.wrapping_mul(UNSPREAD), 1);
+        let mut next = crate::testing::xorshift();
+        for holes in [1u64, 0x1F, (1 << 33) - 1, 0x1_C71C_71C7_1C71, u64::MAX] {
+            let dense = Dense::new(holes);
+            let width = 64 - holes.leading_zeros();
+            assert_eq!(dense.last(), u64::MAX >> (64 - width));
+            let mut seen = std::collections::HashSet::new();
+            for _ in 0..2000 {
+                let k = next() & dense.last();
+                let i = dense.index(k);
+                assert!(i <= dense.last());
+                assert_eq!(dense.key(i), k);
+                seen.insert(i);
+            }
+            if width == 5 {
+                // Every 5-bit key, every index once.
+                assert_eq!(seen.len(), 32);
+            }
         }
     }
 
