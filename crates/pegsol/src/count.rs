@@ -613,6 +613,9 @@ pub(crate) fn analyse(
     };
     let mut used = 0usize;
     let mut level = 0u32;
+    // Runs are merged in pieces of the index range, in parallel.
+    let pieces = 4 * rayon::current_num_threads() as u64;
+    let add = |a: u128, b: u128| a.checked_add(b).ok_or(CountError::Overflow);
     // Children per representative at the last level: the forecast for the next one.
     let mut branching = 1.0f64;
     // Children per distinct child at the last level: sizes the next level's hash tables.
@@ -649,6 +652,9 @@ pub(crate) fn analyse(
             (0u64, 0u64, 0u128, 0u128, 0usize);
         let mut runs: Vec<Expanded> = Vec::new();
         let mut run_files: Vec<PathBuf> = Vec::new();
+        // Bytes of the runs written since the last compaction (see below), and of what that
+        // compaction left.
+        let (mut fresh_bytes, mut compacted_bytes) = (0u64, 0u64);
         // A slice has fewer children per distinct child than its whole level: its tables are
         // sized from the slice before (too small, they would grow by copying).
         let mut slice_duplication = if in_memory { duplication } else { 1.0 };
@@ -707,7 +713,34 @@ pub(crate) fn analyse(
                         let indices: Vec<u64> =
                             out.keys.par_iter().map(|&k| space.dense.index(k)).collect();
                         spill::write(&path, &indices, &out.counts)?;
+                        fresh_bytes += std::fs::metadata(&path)?.len();
                         run_files.push(path);
+                        // A child is in one run per slice that reaches it, and a position has
+                        // several parents, so a level's runs can take many times the room of
+                        // the level. Once the runs written since the last compaction outweigh
+                        // both the memory budget and what that compaction left, all the runs
+                        // are merged into one sorted set, so that the disk holds a few times
+                        // the level being built rather than a record per jump into it.
+                        if fresh_bytes > compacted_bytes.max(max_memory as u64)
+                            && run_files.len() > 1
+                        {
+                            let (merged, _) = spill::merge(
+                                &run_files,
+                                || dir.file("run"),
+                                pieces,
+                                space.dense.last(),
+                                add,
+                            )?;
+                            for run in run_files.drain(..) {
+                                std::fs::remove_file(run)?;
+                            }
+                            compacted_bytes = 0;
+                            for run in &merged {
+                                compacted_bytes += std::fs::metadata(run)?.len();
+                            }
+                            run_files = merged;
+                            fresh_bytes = 0;
+                        }
                     }
                     _ => runs.push(out),
                 }
@@ -753,14 +786,12 @@ pub(crate) fn analyse(
             break;
         }
         current = if let Some(dir) = scratch.as_mut().filter(|_| !in_memory) {
-            // The runs are merged in pieces of the rank range, in parallel.
-            let pieces = 4 * rayon::current_num_threads() as u64;
             let (parts, len) = spill::merge(
                 &run_files,
                 || dir.file("level"),
                 pieces,
                 space.dense.last(),
-                |a, b| a.checked_add(b).ok_or(CountError::Overflow),
+                add,
             )?;
             for run in &run_files {
                 let _ = std::fs::remove_file(run);
