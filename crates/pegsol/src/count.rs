@@ -391,7 +391,7 @@ impl Store {
         &self,
         n: usize,
         dense: Dense,
-        keep: Option<&mut spill::KeyWriter>,
+        mut keep: Option<&mut spill::KeyWriter>,
         mut f: impl FnMut(&[u64], &[u128]) -> Result<(), CountError>,
     ) -> Result<(), CountError> {
         match self {
@@ -403,7 +403,6 @@ impl Store {
             }
             Store::File(parts, _) => {
                 let mut r = spill::Records::open_all(parts)?;
-                let mut keep = keep;
                 loop {
                     let (mut ks, cs) = r.chunk(n.max(1))?;
                     if ks.is_empty() {
@@ -613,9 +612,6 @@ pub(crate) fn analyse(
     };
     let mut used = 0usize;
     let mut level = 0u32;
-    // Runs are merged in pieces of the index range, in parallel.
-    let pieces = 4 * rayon::current_num_threads() as u64;
-    let add = |a: u128, b: u128| a.checked_add(b).ok_or(CountError::Overflow);
     // Children per representative at the last level: the forecast for the next one.
     let mut branching = 1.0f64;
     // Children per distinct child at the last level: sizes the next level's hash tables.
@@ -724,16 +720,7 @@ pub(crate) fn analyse(
                         if fresh_bytes > compacted_bytes.max(max_memory as u64)
                             && run_files.len() > 1
                         {
-                            let (merged, _) = spill::merge(
-                                &run_files,
-                                || dir.file("run"),
-                                pieces,
-                                space.dense.last(),
-                                add,
-                            )?;
-                            for run in run_files.drain(..) {
-                                std::fs::remove_file(run)?;
-                            }
+                            let (merged, _) = merge_runs(&run_files, dir, "run", space)?;
                             compacted_bytes = 0;
                             for run in &merged {
                                 compacted_bytes += std::fs::metadata(run)?.len();
@@ -786,16 +773,7 @@ pub(crate) fn analyse(
             break;
         }
         current = if let Some(dir) = scratch.as_mut().filter(|_| !in_memory) {
-            let (parts, len) = spill::merge(
-                &run_files,
-                || dir.file("level"),
-                pieces,
-                space.dense.last(),
-                add,
-            )?;
-            for run in &run_files {
-                let _ = std::fs::remove_file(run);
-            }
+            let (parts, len) = merge_runs(&run_files, dir, "level", space)?;
             Store::File(parts, len)
         } else {
             let out = runs.pop().ok_or(CountError::Overflow)?;
@@ -818,6 +796,29 @@ pub(crate) fn analyse(
         }
     }
     Ok((result, all_winners))
+}
+
+/// Merges a level's runs (files of [`Dense`] indices) into files named `what` in `dir`,
+/// summing the counts of equal positions, and removes the runs; returns the merged files, in
+/// order, and their number of positions. The merge runs in pieces of the index range, in
+/// parallel.
+fn merge_runs(
+    runs: &[PathBuf],
+    dir: &mut spill::SpillDir,
+    what: &str,
+    space: &Space,
+) -> Result<(Vec<PathBuf>, usize), CountError> {
+    let merged = spill::merge(
+        runs,
+        || dir.file(what),
+        4 * rayon::current_num_threads() as u64,
+        space.dense.last(),
+        |a, b| a.checked_add(b).ok_or(CountError::Overflow),
+    )?;
+    for run in runs {
+        std::fs::remove_file(run)?;
+    }
+    Ok(merged)
 }
 
 /// The winning representatives of every stored level, in [`rank`] order, by the backward
