@@ -1428,12 +1428,13 @@ fn count(
     let began = std::time::Instant::now();
     // Classes expanded so far, for the rate on the progress line.
     let seen = std::sync::atomic::AtomicU64::new(0);
-    // The last level finished, to say how far a count got when a budget stops it.
-    let last = std::sync::Mutex::new(None::<(u32, u64, u64)>);
+    // The levels finished, with their forward figures, to show how far a count got when a
+    // budget stops it.
+    let finished = std::sync::Mutex::new(Vec::<pegsol::count::Level>::new());
     let result = pool.install(|| {
         pegsol::count::count_with(&problem, &options, &|l| {
-            if let Ok(mut last) = last.lock() {
-                *last = Some((l.jumps, l.classes, l.positions));
+            if let Ok(mut finished) = finished.lock() {
+                finished.push(l.clone());
             }
             if let Some(bar) = &bar {
                 let done =
@@ -1457,13 +1458,61 @@ fn count(
         Err(
             e @ (pegsol::count::CountError::Memory { .. } | pegsol::count::CountError::Timeout),
         ) => {
+            let levels = finished.into_inner().unwrap_or_default();
+            let millis = began.elapsed().as_millis() as u64;
+            if json {
+                // The forward figures of each finished level are final; which positions can
+                // still win is known only once every level is, so it is left out.
+                let done: Vec<Value> = levels
+                    .iter()
+                    .map(|l| {
+                        json!({
+                            "jumps": l.jumps, "pegs": l.pegs, "positions": l.positions,
+                            "classes": l.classes, "dead_ends": l.dead_ends, "paths": l.paths,
+                        })
+                    })
+                    .collect();
+                print_json(&json!({
+                    "status": "undecided",
+                    "reason": match e {
+                        pegsol::count::CountError::Timeout => "time budget",
+                        _ => "memory budget",
+                    },
+                    "message": e.to_string(),
+                    "board": board.name(),
+                    "empty": board.labels(board.holes().minus(start)),
+                    "finish": finish_json(&board, finish),
+                    "levels_finished": done,
+                    "millis": millis,
+                    "peak_memory_mb": pegsol::count::peak_memory_mb(),
+                    "threads": threads,
+                }));
+                return Ok(UNDECIDED);
+            }
             println!("undecided within budget: {e}");
-            if let Some((level, classes, positions)) = last.lock().ok().and_then(|l| *l) {
+            if let Some(l) = levels.last() {
                 println!(
-                    "levels 0 to {level} were finished: level {level} has {positions} positions ({classes} up to symmetry), after {:.1} s, peak memory {} MB",
-                    began.elapsed().as_secs_f64(),
+                    "levels 0 to {} were finished: level {} has {} positions ({} up to symmetry), after {:.1} s, peak memory {} MB",
+                    l.jumps,
+                    l.jumps,
+                    l.positions,
+                    l.classes,
+                    millis as f64 / 1000.0,
                     pegsol::count::peak_memory_mb()
                 );
+                println!(
+                    "their forward figures (which positions can still win needs every level):"
+                );
+                println!(
+                    "{:>5} {:>4} {:>14} {:>12} {:>12} {:>26}",
+                    "jumps", "pegs", "positions", "classes", "dead ends", "paths"
+                );
+                for l in &levels {
+                    println!(
+                        "{:>5} {:>4} {:>14} {:>12} {:>12} {:>26}",
+                        l.jumps, l.pegs, l.positions, l.classes, l.dead_ends, l.paths
+                    );
+                }
             }
             return Ok(UNDECIDED);
         }

@@ -595,6 +595,16 @@ fn count_spills_to_disk_within_a_small_budget() {
     let o = pegsol(&small);
     assert_eq!(o.status.code(), Some(3));
     assert!(stdout(&o).contains("--spill DIR"), "{}", stdout(&o));
+    // It says why, as JSON, with the levels it finished: the same as the full count's.
+    let v = json(&o);
+    assert_eq!(v["reason"], "memory budget");
+    let done = v["levels_finished"].as_array().expect("levels_finished");
+    assert!(!done.is_empty() && done.len() < full["levels"].as_array().unwrap().len());
+    for (l, f) in done.iter().zip(full["levels"].as_array().unwrap()) {
+        for key in ["jumps", "positions", "classes", "dead_ends", "paths"] {
+            assert_eq!(l[key], f[key], "{key}");
+        }
+    }
     let mut spilled = small.clone();
     spilled.extend(["--spill", dir.to_str().unwrap()]);
     let o = pegsol(&spilled);
@@ -622,6 +632,36 @@ fn count_spills_to_disk_within_a_small_budget() {
     let text = stdout(&o);
     assert!(text.contains("the time budget ran out"), "{text}");
     assert!(text.contains("were finished: level"), "{text}");
+    // Every finished level's forward figures are printed, from the start on.
+    assert!(text.contains("their forward figures"), "{text}");
+    assert!(
+        text.contains(
+            "\n    0   32              1            1            0                          1\n"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "\n    2   30             12            2            0                         12\n"
+        ),
+        "{text}"
+    );
+    // The same as JSON, with why it stopped.
+    let o = pegsol(&["count", "english", "--timeout", "0.2", "--json"]);
+    assert_eq!(o.status.code(), Some(3));
+    let v = json(&o);
+    assert_eq!(v["status"], "undecided");
+    assert_eq!(v["reason"], "time budget");
+    let done = v["levels_finished"].as_array().expect("levels_finished");
+    // Positions after 0 to 4 jumps, as far as the count got.
+    for (l, want) in done.iter().zip([1u64, 4, 12, 60, 296]) {
+        assert_eq!(l["positions"].as_u64(), Some(want), "{l}");
+        assert!(
+            l.get("winning").is_none(),
+            "winning is unknown until every level is: {l}"
+        );
+    }
+    assert!(!done.is_empty(), "{v}");
     fails_with(
         &["count", "english", "--timeout", "0"],
         "--timeout must be a positive number",
