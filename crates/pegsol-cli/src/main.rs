@@ -1535,6 +1535,7 @@ fn count(
             })
             .collect();
         print_json(&json!({
+            "status": "counted",
             "board": board.name(),
             "empty": board.labels(board.holes().minus(start)),
             "finish": finish_json(&board, finish),

@@ -589,6 +589,7 @@ fn count_spills_to_disk_within_a_small_budget() {
         "--json",
     ];
     let full = json(&pegsol(&base));
+    assert_eq!(full["status"], "counted");
     // Without --spill a 1 MB budget is not enough: exit 3 with advice.
     let mut small = base.to_vec();
     small.extend(["--max-memory", "1"]);
