@@ -342,7 +342,7 @@ impl Trailer {
         file.seek(SeekFrom::Start(len - TRAILER))?;
         let mut bytes = [0u8; TRAILER as usize];
         file.read_exact(&mut bytes)?;
-        let word = |i: usize| u64::from_le_bytes(bytes[i * 8..i * 8 + 8].try_into().expect("8"));
+        let word = |i: usize| le_word(&bytes, 8 * i);
         let (data, records, blocks) = (word(0), word(1), word(2));
         let index = blocks.checked_mul(24);
         if word(4) != MAGIC
@@ -364,11 +364,9 @@ impl Trailer {
         let mut bytes = vec![0u8; self.blocks as usize * 24];
         file.seek(SeekFrom::Start(self.data))?;
         file.read_exact(&mut bytes)?;
-        let word =
-            |b: &[u8], i: usize| u64::from_le_bytes(b[i * 8..i * 8 + 8].try_into().expect("8"));
         Ok(bytes
             .chunks_exact(24)
-            .map(|e| [word(e, 0), word(e, 1), word(e, 2)])
+            .map(|e| [le_word(e, 0), le_word(e, 8), le_word(e, 16)])
             .collect())
     }
 }
@@ -404,13 +402,20 @@ pub(crate) struct Records {
     until: Option<u64>,
 }
 
+/// The little-endian word at byte `at` of `bytes` (the trailer's, the index's and a record's
+/// fields).
+#[inline(always)]
+fn le_word(bytes: &[u8], at: usize) -> u64 {
+    u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"))
+}
+
 /// The record at the start of `r`: its gap, its count and its length in bytes; `None` if
 /// its tag is not one a writer makes.
 #[inline(always)]
 fn record_at(r: &[u8; MAX_RECORD]) -> Option<(u64, u128, usize)> {
     let gap_len = usize::from(r[0] & 7) + 1;
     let count_len = usize::from(r[0] >> 3);
-    let word = |at: usize| u64::from_le_bytes(r[at..at + 8].try_into().expect("8 bytes"));
+    let word = |at: usize| le_word(r, at);
     let gap = word(1) & LOW_BYTES[gap_len];
     // Count bytes past the length belong to the next record: masked off.
     let (low, high) = (word(1 + gap_len), word(9 + gap_len));
