@@ -517,7 +517,9 @@ fn gather<C: Packed, R: Ranking>(
             );
             for (&k, &c) in ks.iter().zip(cs) {
                 each(k, c, &mut part);
+                part.settle(false);
             }
+            part.settle(true);
             part
         })
         .collect();
@@ -1271,6 +1273,8 @@ impl Packed for Narrow {
 /// What one chunk of a level produces.
 struct Part<C, R> {
     ranking: R,
+    /// Children as generated, before they go to their buckets (see [`Part::settle`]).
+    stage: Vec<C>,
     buckets: Vec<Vec<C>>,
     /// Positions the parents stand for (orbit sizes).
     positions: u64,
@@ -1279,12 +1283,18 @@ struct Part<C, R> {
     games: Option<u128>,
 }
 
+/// Children a [`Part`] stages before scattering them: 16 KB of narrow ones, which stay in
+/// the first level of cache.
+const STAGE: usize = 1024;
+
 impl<C: Packed, R: Ranking> Part<C, R> {
     /// A part whose buckets have room for `each` children (the forecast), so that they
     /// rarely grow by copying.
     fn new(each: usize, ranking: R) -> Part<C, R> {
         Part {
             ranking,
+            // Room for one parent's children past the threshold.
+            stage: Vec::with_capacity(STAGE + 256),
             buckets: (0..BUCKETS).map(|_| Vec::with_capacity(each)).collect(),
             positions: 0,
             dead_ends: 0,
@@ -1294,7 +1304,22 @@ impl<C: Packed, R: Ranking> Part<C, R> {
 
     #[inline]
     fn push(&mut self, key: u64, count: u128) {
-        self.buckets[self.ranking.bucket(key)].push(C::new(key, count));
+        self.stage.push(C::new(key, count));
+    }
+
+    /// Scatters the staged children into their buckets once there are enough of them
+    /// (`all`: whatever there is). Stores into 256 buckets, mixed into the generating loop,
+    /// stall it on their cache misses; written in order to a small buffer and scattered
+    /// from there in a loop of their own, they cost less (English: generating and
+    /// scattering 1.57 s against 1.81 s, best of 5 alternating runs).
+    #[inline]
+    fn settle(&mut self, all: bool) {
+        if self.stage.len() >= STAGE || all {
+            for &c in &self.stage {
+                self.buckets[self.ranking.bucket(c.key())].push(c);
+            }
+            self.stage.clear();
+        }
     }
 }
 
@@ -1371,12 +1396,18 @@ impl Space {
         mut f: impl FnMut(u64, u64),
     ) {
         match parent {
-            Some(parent) => self.layout.for_each_jump(pegs, |holes, i| {
-                f(
-                    holes,
-                    Canonicalizer::least_of(parent, &self.images[i], pegs ^ holes),
-                );
-            }),
+            Some(parent) => self.layout.for_each_jump(
+                pegs,
+                // Left to itself, the compiler calls this once per child: 2.96 s against
+                // 2.81 s for the English count (best of 6 alternating runs).
+                #[inline(always)]
+                |holes, i| {
+                    f(
+                        holes,
+                        Canonicalizer::least_of(parent, &self.images[i], pegs ^ holes),
+                    );
+                },
+            ),
             None => self
                 .layout
                 .for_each_jump(pegs, |holes, _| f(holes, self.canonical(pegs ^ holes))),
