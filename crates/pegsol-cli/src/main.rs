@@ -505,6 +505,20 @@ fn finish_text(board: &Board, finish: Finish) -> String {
     }
 }
 
+/// One level of a count as JSON: its forward figures, and with `winning` (known only once
+/// every level is) how many of its positions can still finish.
+fn level_json(l: &pegsol::count::Level, winning: bool) -> Value {
+    let mut v = json!({
+        "jumps": l.jumps, "pegs": l.pegs, "positions": l.positions,
+        "classes": l.classes, "dead_ends": l.dead_ends, "paths": l.paths,
+    });
+    if winning {
+        v["winning"] = json!(l.winning);
+        v["winning_classes"] = json!(l.winning_classes);
+    }
+    v
+}
+
 fn finish_json(board: &Board, finish: Finish) -> Value {
     match finish {
         Finish::Holes(f) => json!(board.labels(f)),
@@ -1463,15 +1477,7 @@ fn count(
             if json {
                 // The forward figures of each finished level are final; which positions can
                 // still win is known only once every level is, so it is left out.
-                let done: Vec<Value> = levels
-                    .iter()
-                    .map(|l| {
-                        json!({
-                            "jumps": l.jumps, "pegs": l.pegs, "positions": l.positions,
-                            "classes": l.classes, "dead_ends": l.dead_ends, "paths": l.paths,
-                        })
-                    })
-                    .collect();
+                let done: Vec<Value> = levels.iter().map(|l| level_json(l, false)).collect();
                 print_json(&json!({
                     "status": "undecided",
                     "reason": match e {
@@ -1522,18 +1528,7 @@ fn count(
     if json {
         // Large integers as exact JSON numbers (serde_json's arbitrary precision is not
         // needed: u128 is written as a plain integer literal).
-        let levels: Vec<Value> = c
-            .levels
-            .iter()
-            .map(|l| {
-                json!({
-                    "jumps": l.jumps, "pegs": l.pegs, "positions": l.positions,
-                    "classes": l.classes, "winning": l.winning,
-                    "winning_classes": l.winning_classes, "dead_ends": l.dead_ends,
-                    "paths": l.paths,
-                })
-            })
-            .collect();
+        let levels: Vec<Value> = c.levels.iter().map(|l| level_json(l, true)).collect();
         print_json(&json!({
             "status": "counted",
             "board": board.name(),
