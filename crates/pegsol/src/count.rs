@@ -18,7 +18,9 @@
 //! mix of the key), so a level comes out sorted without a sort. A backward pass over the
 //! stored levels marks the representatives that can still reach the finish, gathering the
 //! parents of the next level's winners the same way; when the finish is the start's
-//! complement, each level's winners come from one intersection with its mirror level instead.
+//! complement, each level's winners come from one intersection with its mirror level instead,
+//! and on a board with an odd number of holes a position and its complement share a key
+//! (`Space::folded`), so that intersection needs no canonical forms.
 
 use rayon::prelude::*;
 
@@ -235,7 +237,7 @@ pub fn count_with(
     options: &CountOptions,
     progress: &(dyn Fn(&Level) + Sync),
 ) -> Result<Count, CountError> {
-    let space = Space::new(problem, options.grid);
+    let space = Space::folded(problem, options.grid);
     let cut = options.pagoda.then(|| Cut::new(problem, &space.layout));
     analyse(
         problem,
@@ -439,11 +441,13 @@ struct Expanded {
     games: u128,
 }
 
-/// Expands representatives `ks` (with path counts `cs`): every child, canonicalised, summed
-/// per distinct key, in the order of `ranking`.
+/// Expands representatives `ks` of positions with `pegs` pegs (with path counts `cs`): every
+/// child, canonicalised, summed per distinct key, in the order of `ranking`.
+#[allow(clippy::too_many_arguments)]
 fn expand<R: Ranking>(
     ks: &[u64],
     cs: &[u128],
+    pegs: u32,
     space: &Space,
     cut: Option<&Cut>,
     branching: f64,
@@ -453,18 +457,20 @@ fn expand<R: Ranking>(
     // Most levels' path counts fit 64 bits: their children, and the sums of those, are then
     // 16 bytes, not 24. Where a sum turns out not to fit, the level is redone wide.
     if cs.iter().all(|&c| c <= u128::from(u64::MAX)) {
-        match expand_with::<Narrow, R>(ks, cs, space, cut, branching, duplication, ranking) {
+        match expand_with::<Narrow, R>(ks, cs, pegs, space, cut, branching, duplication, ranking) {
             Err(CountError::Overflow) => {}
             done => return done,
         }
     }
-    expand_with::<Child, R>(ks, cs, space, cut, branching, duplication, ranking)
+    expand_with::<Child, R>(ks, cs, pegs, space, cut, branching, duplication, ranking)
 }
 
 /// [`expand`] with children packed as `C`.
+#[allow(clippy::too_many_arguments)]
 fn expand_with<C: Packed, R: Ranking>(
     ks: &[u64],
     cs: &[u128],
+    pegs: u32,
     space: &Space,
     cut: Option<&Cut>,
     branching: f64,
@@ -472,11 +478,13 @@ fn expand_with<C: Packed, R: Ranking>(
     ranking: R,
 ) -> Result<Expanded, CountError> {
     let canon = &space.canon;
-    gather::<C, R>(ranking, ks, cs, branching, duplication, |k, c, part| {
+    gather::<C, R>(ranking, ks, cs, branching, duplication, |key, c, part| {
         let mut any = false;
-        let images = canon.images(Bits(k));
+        let k = space.unfold(key, pegs);
+        let images = space.images_of(k);
         part.positions += match &images {
-            Some(i) => u64::from(canon.orbit_of(i, Bits(k))),
+            // Folded images hold the folded position once per symmetry fixing it.
+            Some(i) => u64::from(canon.orbit_of(i, Bits(space.fold(k)))),
             None => space.orbit(k),
         };
         space.for_each_child_of(k, images.as_ref(), |holes, child| {
@@ -684,12 +692,22 @@ pub(crate) fn analyse(
                     }
                 }
                 let out = if in_memory {
-                    expand(ks, cs, space, cut, branching, slice_duplication, Spread)?
+                    expand(
+                        ks,
+                        cs,
+                        pegs,
+                        space,
+                        cut,
+                        branching,
+                        slice_duplication,
+                        Spread,
+                    )?
                 } else {
                     // Runs go to files, which keep the dense order.
                     expand(
                         ks,
                         cs,
+                        pegs,
                         space,
                         cut,
                         branching,
@@ -794,7 +812,8 @@ pub(crate) fn analyse(
         entry.winning_classes = winners.len() as u64;
         entry.winning = winners.par_iter().map(|&k| space.orbit(k)).sum();
         if let Some(canon) = canon {
-            all_winners[depth] = space.to_board(winners, canon);
+            let pegs = problem.start().count() - depth as u32;
+            all_winners[depth] = space.to_board(winners, pegs, canon);
         }
     }
     Ok((result, all_winners))
@@ -846,7 +865,11 @@ fn backward(
             t.sort_unstable_by_key(|&k| rank(k));
             t
         } else {
-            parents_of(found.get(depth + 1).map_or(&[], |w| &w[..]), space)?
+            parents_of(
+                found.get(depth + 1).map_or(&[], |w| &w[..]),
+                pegs - 1,
+                space,
+            )?
         };
         found[depth] = match level_keys {
             Kept::Mem(keys) => intersect_sorted(&candidates, keys),
@@ -915,6 +938,21 @@ fn self_dual_winners(
     else {
         return Ok(None);
     };
+    let total = (problem.start().count() - finish.count()) as usize;
+    let mut found = vec![Vec::new(); levels.len()];
+    if space.fold != 0 {
+        // A position and its complement share a key: the winners of both levels are the
+        // keys they share.
+        for k in 0..=total / 2 {
+            let j = total - k;
+            if let (Some(a), Some(b)) = (levels.get(k), levels.get(j)) {
+                let winners = intersect_sorted(a, b);
+                found[k].clone_from(&winners);
+                found[j] = winners;
+            }
+        }
+        return Ok(Some(found));
+    }
     // The canonical complements of `keys`, distinct since `keys` are, in rank order.
     let dual = |keys: &[u64]| -> Result<Vec<u64>, CountError> {
         let zeros = vec![0; keys.len()];
@@ -923,8 +961,6 @@ fn self_dual_winners(
         })?;
         Ok(out.keys)
     };
-    let total = (problem.start().count() - finish.count()) as usize;
-    let mut found = vec![Vec::new(); levels.len()];
     for k in 0..=total / 2 {
         if deadline.is_some_and(|d| Instant::now() > d) {
             return Err(CountError::Timeout);
@@ -989,13 +1025,21 @@ fn meet(
     let dual_start = space.canonical(holes ^ space.layout.key(finish));
     let self_dual = dual_start == start;
     let reach = if self_dual { total - middle } else { middle };
-    let forward = levels(&space, start, reach, max_memory, deadline)?;
+    let forward = levels(
+        &space,
+        start,
+        problem.start().count(),
+        reach,
+        max_memory,
+        deadline,
+    )?;
     let dual = if self_dual {
         None
     } else {
         Some(levels(
             &space,
             dual_start,
+            holes.count_ones() - finish.count(),
             total - middle,
             max_memory,
             deadline,
@@ -1017,7 +1061,8 @@ fn meet(
         .collect();
     // Towards the start: parents of winners that are reachable.
     for depth in (0..middle).rev() {
-        let parents = parents_of(&winners[depth + 1], &space)?;
+        let pegs = problem.start().count() - depth as u32 - 1;
+        let parents = parents_of(&winners[depth + 1], pegs, &space)?;
         winners[depth] = intersect_sorted(&parents, &forward[depth]);
     }
     // Towards the finish: children of winners that can still win.
@@ -1040,23 +1085,31 @@ fn meet(
             .filter(|&k| wins(k, depth))
             .collect();
     }
-    Ok(winners.iter().map(|w| space.to_board(w, canon)).collect())
+    let pegs = problem.start().count();
+    Ok(winners
+        .iter()
+        .enumerate()
+        .map(|(depth, w)| space.to_board(w, pegs - depth as u32, canon))
+        .collect())
 }
 
-/// The canonical parents of `winners`: every position one jump before one of them (undoing a
-/// jump: its landing hole full, the other two empty), distinct, in [`rank`] order.
-fn parents_of(winners: &[u64], space: &Space) -> Result<Vec<u64>, CountError> {
+/// The canonical parents of `winners` (keys of positions with `pegs` pegs): every position one
+/// jump before one of them (undoing a jump: its landing hole full, the other two empty),
+/// distinct, in [`rank`] order.
+fn parents_of(winners: &[u64], pegs: u32, space: &Space) -> Result<Vec<u64>, CountError> {
     let zeros = vec![0; winners.len()];
     let out = gather::<Narrow, _>(Spread, winners, &zeros, 8.0, 4.0, |w, _, part| {
-        space.for_each_parent(w, |p| part.push(p, 0));
+        space.for_each_parent(space.unfold(w, pegs), |p| part.push(p, 0));
     })?;
     Ok(out.keys)
 }
 
-/// The representatives of levels `0..=depth` from one start, each in [`rank`] order.
+/// The representatives of levels `0..=depth` from one start (the key of a position with
+/// `pegs` pegs), each in [`rank`] order.
 fn levels(
     space: &Space,
     start: u64,
+    pegs: u32,
     depth: usize,
     max_memory: usize,
     deadline: Option<Instant>,
@@ -1077,7 +1130,17 @@ fn levels(
                 needed,
             });
         }
-        let next = expand(keys, &counts, space, None, branching, duplication, Spread)?;
+        let level = pegs - (out.len() as u32 - 1);
+        let next = expand(
+            keys,
+            &counts,
+            level,
+            space,
+            None,
+            branching,
+            duplication,
+            Spread,
+        )?;
         branching = next.children as f64 / keys.len().max(1) as f64;
         duplication = (next.children as f64 / next.keys.len().max(1) as f64).max(1.0);
         used += next.keys.len() * 8;
@@ -1330,8 +1393,13 @@ pub(crate) struct Space {
     layout: Layout,
     canon: Canonicalizer,
     dense: Dense,
-    /// The images of each jump slot's holes under the group (empty without wide tables).
+    /// The images of each jump slot's holes under the group (empty without wide tables),
+    /// [folded](Space::fold).
     images: Vec<[u64; WIDE]>,
+    /// The layout's holes where keys are folded (see [`Space::folded`]), else 0.
+    fold: u64,
+    /// The layout's highest hole where keys are folded, else 0.
+    top: u64,
 }
 
 impl Space {
@@ -1363,7 +1431,75 @@ impl Space {
             layout,
             canon,
             images,
+            fold: 0,
+            top: 0,
         }
+    }
+
+    /// [`Space::new`] where a position's orbit and its complement's share one key, when the
+    /// game is its own dual (one finish, whose complement is the start up to symmetry; see
+    /// [`self_dual_winners`]) on a board with an odd number of holes. Then the winners of
+    /// levels `k` and `L - k` are the keys the two levels share, with nothing to
+    /// canonicalise.
+    ///
+    /// A key is the least *folded* image of a position, folding a set by complementing it
+    /// when it holds the layout's highest hole. A set and its complement fold alike, and two
+    /// sets with as many pegs fold alike only if they are equal, so within a level a key
+    /// still stands for one orbit. With an
+    /// odd number of holes a position and its complement never have as many pegs, so a
+    /// key is unfolded by its number of pegs ([`Space::unfold`]). Symmetries permute holes,
+    /// so they commute with complements, and the least folded image of a complement is the
+    /// position's own. Folding is linear in the highest hole, so a child's folded images are
+    /// still its parent's xor its jump's and generating costs the same.
+    pub(crate) fn folded(problem: &Problem, grid: bool) -> Space {
+        let mut space = Space::new(problem, grid);
+        let holes = space.layout.holes();
+        let self_dual = match problem.targets()[..] {
+            [finish] => {
+                space.canonical(holes ^ space.layout.key(finish)) == space.key(problem.start())
+            }
+            _ => false,
+        };
+        if self_dual && holes.count_ones() % 2 == 1 && !space.images.is_empty() {
+            space.fold = holes;
+            space.top = 1 << (63 - holes.leading_zeros());
+            for i in 0..space.images.len() {
+                space.images[i] = space.images[i].map(|y| space.fold(y));
+            }
+        }
+        space
+    }
+
+    /// A set, complemented if it holds the highest hole (where keys are folded).
+    #[inline]
+    const fn fold(&self, set: u64) -> u64 {
+        if set & self.top != 0 {
+            set ^ self.fold
+        } else {
+            set
+        }
+    }
+
+    /// The position with `pegs` pegs that `key` stands for: the key, or its complement where
+    /// keys are [folded](Space::folded).
+    #[inline]
+    const fn unfold(&self, key: u64, pegs: u32) -> u64 {
+        if self.fold != 0 && key.count_ones() != pegs {
+            key ^ self.fold
+        } else {
+            key
+        }
+    }
+
+    /// The [folded](Space::fold) images of a position (see [`Canonicalizer::images`]).
+    #[inline]
+    fn images_of(&self, pegs: u64) -> Option<[u64; WIDE]> {
+        let images = self.canon.images(Bits(pegs))?;
+        Some(if self.fold == 0 {
+            images
+        } else {
+            images.map(|y| self.fold(y))
+        })
     }
 
     /// A board position as a canonical key.
@@ -1371,8 +1507,14 @@ impl Space {
         self.canonical(self.layout.key(set))
     }
 
-    fn canonical(&self, key: u64) -> u64 {
-        self.canon.canonical(Bits(key)).raw()
+    /// The key of a position: its least image, [folded](Space::folded) where keys are.
+    fn canonical(&self, pegs: u64) -> u64 {
+        if self.fold != 0 {
+            if let Some(images) = self.images_of(pegs) {
+                return images.into_iter().min().unwrap_or(pegs);
+            }
+        }
+        self.canon.canonical(Bits(pegs)).raw()
     }
 
     /// The number of positions `key` stands for.
@@ -1383,11 +1525,11 @@ impl Space {
     /// The canonical form of every child of `pegs`: `f(holes of the jump, canonical child)`.
     #[inline]
     fn for_each_child(&self, pegs: u64, f: impl FnMut(u64, u64)) {
-        self.for_each_child_of(pegs, self.canon.images(Bits(pegs)).as_ref(), f);
+        self.for_each_child_of(pegs, self.images_of(pegs).as_ref(), f);
     }
 
-    /// [`Space::for_each_child`] with the parent's images at hand: a symmetry permutes
-    /// bits, so the child's images are the parent's xor the jump's.
+    /// [`Space::for_each_child`] with the parent's [images](Space::images_of) at hand: a
+    /// symmetry permutes bits, so the child's images are the parent's xor the jump's.
     #[inline]
     fn for_each_child_of(
         &self,
@@ -1402,10 +1544,7 @@ impl Space {
                 // 2.81 s for the English count (best of 6 alternating runs).
                 #[inline(always)]
                 |holes, i| {
-                    f(
-                        holes,
-                        Canonicalizer::least_of(parent, &self.images[i], pegs ^ holes),
-                    );
+                    f(holes, Canonicalizer::least_of(parent, &self.images[i]));
                 },
             ),
             None => self
@@ -1417,9 +1556,9 @@ impl Space {
     /// The canonical form of every parent of `pegs` (one jump before it), with repeats.
     #[inline]
     fn for_each_parent(&self, pegs: u64, mut f: impl FnMut(u64)) {
-        match self.canon.images(Bits(pegs)) {
-            Some(own) => self.layout.for_each_undo(pegs, |holes, i| {
-                f(Canonicalizer::least_of(&own, &self.images[i], pegs ^ holes));
+        match self.images_of(pegs) {
+            Some(own) => self.layout.for_each_undo(pegs, |_, i| {
+                f(Canonicalizer::least_of(&own, &self.images[i]));
             }),
             None => self
                 .layout
@@ -1427,11 +1566,16 @@ impl Space {
         }
     }
 
-    /// Keys of this space as canonical board positions under `canon`, sorted.
-    fn to_board(&self, keys: &[u64], canon: &Canonicalizer) -> Vec<u64> {
+    /// Keys of positions with `pegs` pegs as canonical board positions under `canon`,
+    /// sorted.
+    fn to_board(&self, keys: &[u64], pegs: u32, canon: &Canonicalizer) -> Vec<u64> {
         let mut out: Vec<u64> = keys
             .par_iter()
-            .map(|&k| canon.canonical(self.layout.bits(k)).raw())
+            .map(|&k| {
+                canon
+                    .canonical(self.layout.bits(self.unfold(k, pegs)))
+                    .raw()
+            })
             .collect();
         out.par_sort_unstable();
         out
@@ -1651,31 +1795,109 @@ mod tests {
             let start = b.holes().minus(b.hole_set(empty).unwrap());
             let target = b.hole_set(finish).unwrap();
             let p = Problem::new(&b, start, Finish::Holes(target)).unwrap();
-            let space = Space::new(&p, true);
-            let jumps = (start.count() - target.count()) as usize;
-            let levels = levels(&space, space.key(start), jumps, usize::MAX, None).unwrap();
-            let stored: Vec<Kept> = levels.into_iter().map(Kept::Mem).collect();
-            let is_target = vec![space.key(target)];
-            let slow = backward(&p, &space, &stored, &is_target, target.count(), None).unwrap();
-            match self_dual_winners(&p, &space, &stored, None).unwrap() {
-                Some(fast) => {
-                    assert!(dual, "{name} {empty} -> {finish}");
-                    assert_eq!(fast, slow, "{name} {empty} -> {finish}");
-                    solvable += usize::from(fast.iter().all(|w| !w.is_empty()));
+            let canon = group_of(&p);
+            // Levels and winners as board positions, from plain keys and from folded ones.
+            let mut seen = Vec::new();
+            for fold in [false, true] {
+                let space = if fold {
+                    Space::folded(&p, true)
+                } else {
+                    Space::new(&p, true)
+                };
+                let odd = b.holes().count() % 2 == 1;
+                assert_eq!(space.fold != 0, fold && dual && odd, "{name} {empty}");
+                let jumps = (start.count() - target.count()) as usize;
+                let levels = levels(
+                    &space,
+                    space.key(start),
+                    start.count(),
+                    jumps,
+                    usize::MAX,
+                    None,
+                )
+                .unwrap();
+                let boards = |sets: &[Vec<u64>]| -> Vec<Vec<u64>> {
+                    sets.iter()
+                        .enumerate()
+                        .map(|(d, s)| space.to_board(s, start.count() - d as u32, &canon))
+                        .collect()
+                };
+                let all = boards(&levels);
+                let stored: Vec<Kept> = levels.into_iter().map(Kept::Mem).collect();
+                let is_target = vec![space.key(target)];
+                let slow = backward(&p, &space, &stored, &is_target, target.count(), None).unwrap();
+                match self_dual_winners(&p, &space, &stored, None).unwrap() {
+                    Some(fast) => {
+                        assert!(dual, "{name} {empty} -> {finish}");
+                        assert_eq!(fast, slow, "{name} {empty} -> {finish}");
+                        solvable += usize::from(fast.iter().all(|w| !w.is_empty()));
+                    }
+                    None => assert!(!dual, "{name} {empty} -> {finish}"),
                 }
-                None => assert!(!dual, "{name} {empty} -> {finish}"),
+                seen.push((all, boards(&slow)));
             }
+            assert_eq!(seen[0], seen[1], "{name} {empty} -> {finish}");
         }
-        // Not only empty sets compared.
-        assert!(solvable >= 3, "{solvable}");
+        // Not only empty sets compared: both spaces, solvable games.
+        assert!(solvable >= 6, "{solvable}");
+    }
+
+    #[test]
+    fn folded_and_plain_keys_count_alike() {
+        let mut solvable = 0;
+        // Odd boards whose game is its own dual (one unsolvable), and one whose game is not.
+        for (name, empty, finish) in [
+            ("triangle6", "c3", "c3"),
+            ("triangle5", "a1", "a1"),
+            ("rect:3x5", "c1", "c1"),
+            ("rect:5x5", "c3", "c3"),
+            ("triangle5", "c5", "a4"),
+        ] {
+            let b = Board::builtin(name).unwrap();
+            let start = b.holes().minus(b.hole_set(empty).unwrap());
+            let p = Problem::new(&b, start, Finish::Holes(b.hole_set(finish).unwrap())).unwrap();
+            let canon = group_of(&p);
+            let run = |space: &Space| {
+                analyse(
+                    &p,
+                    Some(&canon),
+                    space,
+                    None,
+                    usize::MAX,
+                    None,
+                    None,
+                    &|_| {},
+                )
+                .unwrap()
+            };
+            let (plain, plain_winners) = run(&Space::new(&p, true));
+            let (folded, folded_winners) = run(&Space::folded(&p, true));
+            assert_eq!(
+                format!("{plain:?}"),
+                format!("{folded:?}"),
+                "{name} {empty}"
+            );
+            assert_eq!(plain_winners, folded_winners, "{name} {empty}");
+            solvable += usize::from(plain.solutions > 0);
+        }
+        assert!(solvable >= 4, "{solvable}");
     }
 
     #[test]
     fn spilling_to_disk_gives_the_same_count() {
-        for (name, empty) in [("triangle6", "c3"), ("rect:5x5", "c1")] {
+        // The last is its own dual, so its keys are folded: spilled, its winners come from
+        // the backward pass over files, in memory from the levels' shared keys.
+        for (name, empty, finish) in [
+            ("triangle6", "c3", None),
+            ("rect:5x5", "c1", None),
+            ("triangle6", "c3", Some("c3")),
+        ] {
             let b = Board::builtin(name).unwrap();
             let start = b.holes().minus(b.hole_set(empty).unwrap());
-            let p = Problem::new(&b, start, Finish::AnyOne).unwrap();
+            let dual = finish.is_some();
+            let finish = finish.map_or(Finish::AnyOne, |f| Finish::Holes(b.hole_set(f).unwrap()));
+            let p = Problem::new(&b, start, finish).unwrap();
+            assert_eq!(Space::folded(&p, true).fold != 0, dual, "{name}");
             let full = count(&p, usize::MAX, &|_| {}).unwrap();
             // Without a spill directory a small budget ends the count; with one it goes on
             // through files (64 KB: many slices and runs per level).
@@ -1793,7 +2015,7 @@ mod tests {
         // 3 fits 64 bits throughout; half of `u64::MAX` fits, but not four of it, so that
         // level is redone wide; 3 << 70 is wide from the start.
         for count in [3u128, u128::from(u64::MAX / 2), 3 << 70] {
-            let out = expand(&start, &[count], &space, None, 1.0, 1.0, Spread).unwrap();
+            let out = expand(&start, &[count], 32, &space, None, 1.0, 1.0, Spread).unwrap();
             assert_eq!((out.keys.len(), out.children), (1, 4));
             assert_eq!(out.counts, vec![4 * count]);
             assert_eq!(out.positions, 1);

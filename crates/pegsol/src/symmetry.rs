@@ -208,13 +208,13 @@ impl Canonicalizer {
     /// The canonical form of `a ^ b` from the [`images`](Self::images) of `a` and of `b`.
     #[must_use]
     #[inline]
-    pub(crate) fn least_of(a: &[u64; WIDE], b: &[u64; WIDE], x: u64) -> u64 {
-        // Unused lanes hold the identity image, which is `x` itself. A tree of minima keeps
-        // the chain of dependent compares short.
+    pub(crate) fn least_of(a: &[u64; WIDE], b: &[u64; WIDE]) -> u64 {
+        // The wide tables exist only for groups with fewer than `WIDE` elements besides the
+        // identity, so the last lane always holds the identity image: `a ^ b` itself. A tree
+        // of minima keeps the chain of dependent compares short.
         const { assert!(WIDE == 8) };
         let l: [u64; WIDE] = std::array::from_fn(|i| a[i] ^ b[i]);
-        let m = (l[0].min(l[1]).min(l[2].min(l[3]))).min(l[4].min(l[5]).min(l[6].min(l[7])));
-        m.min(x)
+        (l[0].min(l[1]).min(l[2].min(l[3]))).min(l[4].min(l[5]).min(l[6].min(l[7])))
     }
 
     /// The size of the orbit of `set`, from its [`images`](Self::images).
