@@ -565,12 +565,17 @@ fn gather<C: Packed, R: Ranking>(
         })
         .collect::<Result<_, CountError>>()?;
     drop(parts);
-    // The buckets' runs side by side make the level: copied in parallel into place.
+    // The buckets' runs side by side make the level: copied in parallel into place, with
+    // no pass that zeroes the room first (on a reused heap that is a serial memset, about
+    // 0.05 s of the English count).
     let total: usize = merged.iter().map(|m| m.0.len()).sum();
-    out.keys = vec![0; total];
-    out.counts = vec![0; total];
+    out.keys = Vec::with_capacity(total);
+    out.counts = Vec::with_capacity(total);
     let mut places = Vec::with_capacity(BUCKETS);
-    let (mut keys, mut counts) = (&mut out.keys[..], &mut out.counts[..]);
+    let (mut keys, mut counts) = (
+        &mut out.keys.spare_capacity_mut()[..total],
+        &mut out.counts.spare_capacity_mut()[..total],
+    );
     for (ks, _) in &merged {
         let (k, rest_k) = keys.split_at_mut(ks.len());
         let (c, rest_c) = counts.split_at_mut(ks.len());
@@ -581,9 +586,19 @@ fn gather<C: Packed, R: Ranking>(
         .into_par_iter()
         .zip(merged)
         .for_each(|((k, c), (ks, cs))| {
-            k.copy_from_slice(&ks);
-            c.copy_from_slice(&cs);
+            for (place, key) in k.iter_mut().zip(ks) {
+                place.write(key);
+            }
+            for (place, count) in c.iter_mut().zip(cs) {
+                place.write(count);
+            }
         });
+    // SAFETY: the runs' lengths sum to `total`, and the pieces they were copied to tile the
+    // first `total` places of each vector, so every one of them is initialised.
+    unsafe {
+        out.keys.set_len(total);
+        out.counts.set_len(total);
+    }
     Ok(out)
 }
 
