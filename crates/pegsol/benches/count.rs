@@ -1,8 +1,9 @@
 //! Benchmark: the whole English game (centre start, centre finish), asserting the published
 //! totals it times, with jumps found by shifts in the grid layout against the same count with
 //! jumps tested from per-hole lists (same run, same machine), and with the allocator keeping
-//! freed memory ([`keep_freed_memory`], as the `pegsol` binary does) against without it; then
-//! what pagoda pruning saves in a count, on problems whose winning figures must come out
+//! freed memory ([`keep_freed_memory`], as the `pegsol` binary does) against without it, and
+//! with keys shared by a position and its complement against without (`CountOptions::fold`);
+//! then what pagoda pruning saves in a count, on problems whose winning figures must come out
 //! identical with and without it.
 //! Run with `cargo bench -p pegsol --bench count`.
 
@@ -15,9 +16,10 @@ fn main() {
     let board = Board::builtin("english").unwrap();
     let problem = Problem::conventional(&board).unwrap();
     let threads = rayon::current_num_threads();
-    let run = |grid: bool| {
+    let run = |grid: bool, fold: bool| {
         let options = CountOptions {
             grid,
+            fold,
             ..CountOptions::default()
         };
         let began = Instant::now();
@@ -34,14 +36,16 @@ fn main() {
         assert_eq!(c.shortest_dead_end(), Some(6));
     };
     // The grid first, so that its peak memory is its own.
-    let (grid, c) = run(true);
+    let (grid, c) = run(true, true);
     check(&c);
     let peak = pegsol::count::peak_memory_mb();
-    let (dense, c) = run(false);
+    let (dense, c) = run(false, true);
     check(&c);
     // From here on, as in the `pegsol` binary.
     keep_freed_memory();
-    let (kept, c) = run(true);
+    let (kept, c) = run(true, true);
+    check(&c);
+    let (plain, c) = run(true, false);
     check(&c);
     println!(
         "english count: {:.2} s on {threads} threads, peak RSS {peak} MB, all published totals match",
@@ -56,6 +60,11 @@ fn main() {
         "  jumps tested from per-hole lists instead of by shifts: {:.2} s (grid layout x{:.2})",
         dense.as_secs_f64(),
         dense.as_secs_f64() / grid.as_secs_f64()
+    );
+    println!(
+        "  keys not shared with complements (winners from canonicalised complements): {:.2} s (shared keys x{:.2})",
+        plain.as_secs_f64(),
+        plain.as_secs_f64() / kept.as_secs_f64()
     );
 
     println!("pagoda pruning in the counter (classes kept, time; winning figures identical):");

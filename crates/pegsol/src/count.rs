@@ -217,6 +217,12 @@ pub struct CountOptions {
     /// are tested from per-hole lists, as on larger boards; the figures are the same either
     /// way, only slower, which is what this switch is for: measuring the grid against it.
     pub grid: bool,
+    /// Where the game is its own dual (one finish, the start's complement up to symmetry) on
+    /// a board with an odd number of holes, let a position and its complement share one key,
+    /// so that the winning positions come from the keys of mirror levels as they are (the
+    /// default). Off, the complements of one level of each pair are canonicalised; the
+    /// figures are the same, and the switch is for measuring the one against the other.
+    pub fold: bool,
 }
 
 impl Default for CountOptions {
@@ -227,6 +233,7 @@ impl Default for CountOptions {
             spill: None,
             timeout: None,
             grid: true,
+            fold: true,
         }
     }
 }
@@ -237,7 +244,11 @@ pub fn count_with(
     options: &CountOptions,
     progress: &(dyn Fn(&Level) + Sync),
 ) -> Result<Count, CountError> {
-    let space = Space::folded(problem, options.grid);
+    let space = if options.fold {
+        Space::folded(problem, options.grid)
+    } else {
+        Space::new(problem, options.grid)
+    };
     let cut = options.pagoda.then(|| Cut::new(problem, &space.layout));
     analyse(
         problem,
