@@ -1471,12 +1471,12 @@ impl Space {
     /// A key is the least *folded* image of a position, folding a set by complementing it
     /// when it holds the layout's highest hole. A set and its complement fold alike, and two
     /// sets with as many pegs fold alike only if they are equal, so within a level a key
-    /// still stands for one orbit. With an
-    /// odd number of holes a position and its complement never have as many pegs, so a
-    /// key is unfolded by its number of pegs ([`Space::unfold`]). Symmetries permute holes,
-    /// so they commute with complements, and the least folded image of a complement is the
-    /// position's own. Folding is linear in the highest hole, so a child's folded images are
-    /// still its parent's xor its jump's and generating costs the same.
+    /// still stands for one orbit. With an odd number of holes a position and its complement
+    /// never have as many pegs, so a key is unfolded by its number of pegs
+    /// ([`Space::unfold`]). Symmetries permute holes, so they commute with complements: a
+    /// position's complement has the position's key. Folding is linear over xor
+    /// (`fold(a ^ b) = fold(a) ^ fold(b)`), so a child's folded images are still its parent's
+    /// xor its jump's, and generating costs the same.
     pub(crate) fn folded(problem: &Problem, grid: bool) -> Space {
         let mut space = Space::new(problem, grid);
         let holes = space.layout.holes();
