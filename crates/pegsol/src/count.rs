@@ -932,14 +932,16 @@ fn backward(
 
 /// The winning representatives of every stored level, in [`rank`] order, when the game is its
 /// own dual: one finish position whose complement is the start up to symmetry (the English
-/// central game), with every level in memory; `None` otherwise.
+/// central game), with [folded](Space::folded) keys or every level in memory; `None`
+/// otherwise.
 ///
 /// Undoing a jump on a position is a jump on its complement, so a position `p` after `k` of the
 /// game's `L` jumps can reach the finish exactly when the complement of `p` is reachable after
 /// `L - k` jumps. Complements map orbits to orbits one to one, so the winners of levels `k` and
-/// `L - k` come from one intersection: the complements of the smaller level, canonicalised,
-/// with the larger. This touches each position of the smaller level once, where the backward
-/// pass undoes every jump into every winner.
+/// `L - k` come from one intersection: with folded keys, of the two levels' keys as they are
+/// (read from disk for a spilled level); else of the complements of the smaller level,
+/// canonicalised, with the larger. This touches each position once, where the backward pass
+/// undoes every jump into every winner.
 fn self_dual_winners(
     problem: &Problem,
     space: &Space,
@@ -954,6 +956,28 @@ fn self_dual_winners(
     if space.canonical(holes ^ space.layout.key(finish)) != space.key(problem.start()) {
         return Ok(None);
     }
+    let total = (problem.start().count() - finish.count()) as usize;
+    let mut found = vec![Vec::new(); stored.len()];
+    if space.fold != 0 {
+        // A position and its complement share a key: the winners of both levels are the
+        // keys they share, whether the levels are in memory or on disk.
+        for k in 0..=total / 2 {
+            if deadline.is_some_and(|d| Instant::now() > d) {
+                return Err(CountError::Timeout);
+            }
+            let j = total - k;
+            let (Some(a), Some(b)) = (stored.get(k), stored.get(j)) else {
+                continue;
+            };
+            let winners = match (a, b) {
+                (Kept::Mem(a), Kept::Mem(b)) => intersect_sorted(a, b),
+                _ => shared_keys(a, b, space.dense)?,
+            };
+            found[k].clone_from(&winners);
+            found[j] = winners;
+        }
+        return Ok(Some(found));
+    }
     let Some(levels) = stored
         .iter()
         .map(|s| match s {
@@ -964,21 +988,6 @@ fn self_dual_winners(
     else {
         return Ok(None);
     };
-    let total = (problem.start().count() - finish.count()) as usize;
-    let mut found = vec![Vec::new(); levels.len()];
-    if space.fold != 0 {
-        // A position and its complement share a key: the winners of both levels are the
-        // keys they share.
-        for k in 0..=total / 2 {
-            let j = total - k;
-            if let (Some(a), Some(b)) = (levels.get(k), levels.get(j)) {
-                let winners = intersect_sorted(a, b);
-                found[k].clone_from(&winners);
-                found[j] = winners;
-            }
-        }
-        return Ok(Some(found));
-    }
     // The canonical complements of `keys`, distinct since `keys` are, in rank order.
     let dual = |keys: &[u64]| -> Result<Vec<u64>, CountError> {
         let zeros = vec![0; keys.len()];
@@ -1007,6 +1016,53 @@ fn self_dual_winners(
         found[b] = winners;
     }
     Ok(Some(found))
+}
+
+/// The keys two stored levels share, in [`rank`] order, where one of them at least is on disk:
+/// both are read in [`Dense`] order and merged.
+fn shared_keys(a: &Kept, b: &Kept, dense: Dense) -> Result<Vec<u64>, CountError> {
+    let (mut a, mut b) = (DenseKeys::of(a, dense)?, DenseKeys::of(b, dense)?);
+    let mut out = Vec::new();
+    let (mut x, mut y) = (a.next()?, b.next()?);
+    while let (Some(u), Some(v)) = (x, y) {
+        if u <= v {
+            x = a.next()?;
+        }
+        if v <= u {
+            y = b.next()?;
+        }
+        if u == v {
+            out.push(dense.key(u));
+        }
+    }
+    out.par_sort_unstable_by_key(|&k| rank(k));
+    Ok(out)
+}
+
+/// A stored level's [`Dense`] indices in increasing order.
+enum DenseKeys {
+    Mem(std::vec::IntoIter<u64>),
+    File(spill::Records),
+}
+
+impl DenseKeys {
+    fn of(level: &Kept, dense: Dense) -> Result<DenseKeys, CountError> {
+        Ok(match level {
+            Kept::Mem(keys) => {
+                let mut indices: Vec<u64> = keys.par_iter().map(|&k| dense.index(k)).collect();
+                indices.par_sort_unstable();
+                DenseKeys::Mem(indices.into_iter())
+            }
+            Kept::Keys(parts) => DenseKeys::File(spill::Records::keys(parts)?),
+        })
+    }
+
+    fn next(&mut self) -> Result<Option<u64>, CountError> {
+        match self {
+            DenseKeys::Mem(indices) => Ok(indices.next()),
+            DenseKeys::File(records) => Ok(records.next_key()?),
+        }
+    }
 }
 
 /// The winning representatives of every level, by search from both ends, for a finish that is
@@ -1912,7 +1968,7 @@ mod tests {
     #[test]
     fn spilling_to_disk_gives_the_same_count() {
         // The last is its own dual, so its keys are folded: spilled, its winners come from
-        // the backward pass over files, in memory from the levels' shared keys.
+        // mirror levels read from files, in memory from levels intersected in memory.
         for (name, empty, finish) in [
             ("triangle6", "c3", None),
             ("rect:5x5", "c1", None),
