@@ -1953,13 +1953,18 @@ mod tests {
                 .unwrap()
             };
             let (plain, plain_winners) = run(&Space::new(&p, true));
-            let (folded, folded_winners) = run(&Space::folded(&p, true));
-            assert_eq!(
-                format!("{plain:?}"),
-                format!("{folded:?}"),
-                "{name} {empty}"
-            );
-            assert_eq!(plain_winners, folded_winners, "{name} {empty}");
+            // Folded on the grid, and on the board's own numbering (per-hole jump lists).
+            for grid in [true, false] {
+                let space = Space::folded(&p, grid);
+                assert_eq!(space.fold != 0, empty == finish, "{name} {empty} {grid}");
+                let (folded, folded_winners) = run(&space);
+                assert_eq!(
+                    format!("{plain:?}"),
+                    format!("{folded:?}"),
+                    "{name} {empty} {grid}"
+                );
+                assert_eq!(plain_winners, folded_winners, "{name} {empty} {grid}");
+            }
             solvable += usize::from(plain.solutions > 0);
         }
         assert!(solvable >= 4, "{solvable}");
