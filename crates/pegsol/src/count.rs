@@ -550,32 +550,39 @@ fn gather<C: Packed, R: Ranking>(
         dead_ends: 0,
         games: 0,
     };
-    for part in &parts {
+    // Each bucket's pieces from every part, so that a bucket's memory can go back to the
+    // allocator as soon as it is summed, for the sums and the level to reuse.
+    let mut buckets: Vec<Vec<Vec<C>>> = (0..BUCKETS)
+        .map(|_| Vec::with_capacity(parts.len()))
+        .collect();
+    for part in parts {
         out.positions += part.positions;
         out.dead_ends += part.dead_ends;
         out.games = part
             .games
             .and_then(|g| out.games.checked_add(g))
             .ok_or(CountError::Overflow)?;
-        out.children += part.buckets.iter().map(Vec::len).sum::<usize>();
+        for (all, piece) in buckets.iter_mut().zip(part.buckets) {
+            out.children += piece.len();
+            all.push(piece);
+        }
     }
     // Each bucket's pushes are summed in a hash table first (there are several per distinct
     // key), which reads out in rank order.
     let expect = 1.5 / duplication;
-    let merged: Vec<(Vec<u64>, Vec<u128>)> = (0..BUCKETS)
+    let merged: Vec<(Vec<u64>, Vec<u128>)> = buckets
         .into_par_iter()
-        .map(|b| {
-            let n: usize = parts.iter().map(|p| p.buckets[b].len()).sum();
+        .map(|pieces| {
+            let n: usize = pieces.iter().map(Vec::len).sum();
             let mut table = Table::<C, R>::with_capacity((n as f64 * expect) as usize, ranking);
-            for p in &parts {
-                for &c in &p.buckets[b] {
+            for piece in pieces {
+                for &c in &piece {
                     table.add(c)?;
                 }
             }
             Ok(table.into_sorted())
         })
         .collect::<Result<_, CountError>>()?;
-    drop(parts);
     // The buckets' runs side by side make the level: copied in parallel into place, with
     // no pass that zeroes the room first (on a reused heap that is a serial memset, about
     // 0.05 s of the English count).
