@@ -906,32 +906,8 @@ fn backward(
         };
         found[depth] = match level_keys {
             Kept::Mem(keys) => intersect_sorted(&candidates, keys),
-            Kept::Keys(parts) => {
-                // Stream the stored level (in the dense order) past the candidates sorted
-                // alike.
-                let mut candidates: Vec<u64> = candidates
-                    .par_iter()
-                    .map(|&k| space.dense.index(k))
-                    .collect();
-                candidates.par_sort_unstable();
-                let mut r = spill::Records::keys(parts)?;
-                let mut out = Vec::new();
-                let mut i = 0;
-                while i < candidates.len() {
-                    let Some(v) = r.next_key()? else {
-                        break;
-                    };
-                    while i < candidates.len() && candidates[i] < v {
-                        i += 1;
-                    }
-                    if candidates.get(i) == Some(&v) {
-                        out.push(space.dense.key(v));
-                        i += 1;
-                    }
-                }
-                out.par_sort_unstable_by_key(|&k| rank(k));
-                out
-            }
+            // The stored level streamed (in the dense order) past the candidates sorted alike.
+            Kept::Keys(..) => shared_keys(&Kept::Mem(candidates), level_keys, space.dense)?,
         };
     }
     Ok(found)
@@ -1025,8 +1001,8 @@ fn self_dual_winners(
     Ok(Some(found))
 }
 
-/// The keys two stored levels share, in [`rank`] order, where one of them at least is on disk:
-/// both are read in [`Dense`] order and merged.
+/// The keys two levels share, in [`rank`] order, where one of them at least is on disk: both
+/// are read in [`Dense`] order and merged.
 fn shared_keys(a: &Kept, b: &Kept, dense: Dense) -> Result<Vec<u64>, CountError> {
     let (mut a, mut b) = (DenseKeys::of(a, dense)?, DenseKeys::of(b, dense)?);
     let mut out = Vec::new();
@@ -1825,6 +1801,19 @@ mod tests {
     use crate::board::Board;
     use crate::search::Finish;
 
+    /// The game on `b` with the holes `empty` empty, ending on the holes `finish` (or on any
+    /// one peg).
+    fn problem<'b>(b: &'b Board, empty: &str, finish: Option<&str>) -> Problem<'b> {
+        let start = b.holes().minus(b.hole_set(empty).unwrap());
+        let finish = finish.map_or(Finish::AnyOne, |f| Finish::Holes(b.hole_set(f).unwrap()));
+        Problem::new(b, start, finish).unwrap()
+    }
+
+    /// A whole count in memory, with its winners as board positions under `canon`.
+    fn analyse_in_memory(p: &Problem, canon: &Canonicalizer, space: &Space) -> (Count, Winners) {
+        analyse(p, Some(canon), space, None, usize::MAX, None, None, &|_| {}).unwrap()
+    }
+
     #[test]
     fn winners_from_both_ends_match_the_full_count() {
         // Self-dual (complement problems) and not, odd and even numbers of jumps.
@@ -1836,21 +1825,9 @@ mod tests {
             ("rect:4x5", "b2", "c2"),
         ] {
             let b = Board::builtin(name).unwrap();
-            let start = b.holes().minus(b.hole_set(empty).unwrap());
-            let p = Problem::new(&b, start, Finish::Holes(b.hole_set(finish).unwrap())).unwrap();
+            let p = problem(&b, empty, Some(finish));
             let canon = group_of(&p);
-            let space = Space::new(&p, true);
-            let (_, full) = analyse(
-                &p,
-                Some(&canon),
-                &space,
-                None,
-                usize::MAX,
-                None,
-                None,
-                &|_| {},
-            )
-            .unwrap();
+            let (_, full) = analyse_in_memory(&p, &canon, &Space::new(&p, true));
             let met = winners_meeting(&p, &canon, usize::MAX, None)
                 .unwrap()
                 .unwrap();
@@ -1881,9 +1858,8 @@ mod tests {
             ("rect:5x5", "c1", "c5", false),
         ] {
             let b = Board::builtin(name).unwrap();
-            let start = b.holes().minus(b.hole_set(empty).unwrap());
-            let target = b.hole_set(finish).unwrap();
-            let p = Problem::new(&b, start, Finish::Holes(target)).unwrap();
+            let p = problem(&b, empty, Some(finish));
+            let (start, target) = (p.start(), b.hole_set(finish).unwrap());
             let canon = group_of(&p);
             // Levels and winners as board positions, from plain keys and from folded ones.
             let mut seen = Vec::new();
@@ -1943,22 +1919,9 @@ mod tests {
             ("triangle5", "c5", "a4"),
         ] {
             let b = Board::builtin(name).unwrap();
-            let start = b.holes().minus(b.hole_set(empty).unwrap());
-            let p = Problem::new(&b, start, Finish::Holes(b.hole_set(finish).unwrap())).unwrap();
+            let p = problem(&b, empty, Some(finish));
             let canon = group_of(&p);
-            let run = |space: &Space| {
-                analyse(
-                    &p,
-                    Some(&canon),
-                    space,
-                    None,
-                    usize::MAX,
-                    None,
-                    None,
-                    &|_| {},
-                )
-                .unwrap()
-            };
+            let run = |space: &Space| analyse_in_memory(&p, &canon, space);
             let (plain, plain_winners) = run(&Space::new(&p, true));
             // Folded on the grid, and on the board's own numbering (per-hole jump lists).
             for grid in [true, false] {
@@ -1987,10 +1950,8 @@ mod tests {
             ("triangle6", "c3", Some("c3")),
         ] {
             let b = Board::builtin(name).unwrap();
-            let start = b.holes().minus(b.hole_set(empty).unwrap());
+            let p = problem(&b, empty, finish);
             let dual = finish.is_some();
-            let finish = finish.map_or(Finish::AnyOne, |f| Finish::Holes(b.hole_set(f).unwrap()));
-            let p = Problem::new(&b, start, finish).unwrap();
             assert_eq!(Space::folded(&p, true).fold != 0, dual, "{name}");
             let full = count(&p, usize::MAX, &|_| {}).unwrap();
             // Without a spill directory a small budget ends the count; with one it goes on
@@ -2131,9 +2092,7 @@ mod tests {
                 }
                 None => Board::builtin(name).unwrap(),
             };
-            let start = b.holes().minus(b.hole_set(empty).unwrap());
-            let finish = finish.map_or(Finish::AnyOne, |f| Finish::Holes(b.hole_set(f).unwrap()));
-            let p = Problem::new(&b, start, finish).unwrap();
+            let p = problem(&b, empty, finish);
             assert!(Space::new(&p, true).layout.is_grid(), "{name}");
             let options = |grid| CountOptions {
                 grid,
