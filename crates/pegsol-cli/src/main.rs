@@ -119,9 +119,9 @@ enum Command {
         /// Holes that must hold the final pegs, or `any` (default as for `solve`).
         #[arg(long)]
         finish: Option<String>,
-        /// Worker threads (default: all cores).
-        #[arg(long)]
-        threads: Option<usize>,
+        /// Worker threads, 1 to 1024 (default: all cores).
+        #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+        threads: Option<u16>,
         /// Memory budget for the stored levels, in MB.
         #[arg(long, default_value_t = 8192, value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
         max_memory: u64,
@@ -1418,7 +1418,7 @@ fn line(config: Option<&str>, json: bool, summary: bool, regex: bool) -> Result<
 fn count(
     setup: &Setup,
     finish: Option<&str>,
-    threads: Option<usize>,
+    threads: Option<u16>,
     options: pegsol::count::CountOptions,
     json: bool,
 ) -> Result<u8> {
@@ -1433,7 +1433,7 @@ fn count(
     }
     let (board, start, finish) = load_problem(setup, finish)?;
     let problem = Problem::new(&board, start, finish)?;
-    let threads = threads.unwrap_or_else(rayon::current_num_threads).max(1);
+    let threads = threads.map_or_else(rayon::current_num_threads, usize::from);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
@@ -1594,10 +1594,11 @@ fn count(
         println!("shortest game that gets stuck: {d} jumps");
     }
     println!(
-        "{} ms, peak memory {} MB, {} threads",
+        "{} ms, peak memory {} MB, {} thread{}",
         millis,
         pegsol::count::peak_memory_mb(),
-        threads
+        threads,
+        if threads == 1 { "" } else { "s" }
     );
     Ok(0)
 }

@@ -186,6 +186,15 @@ fn bad_input_is_exit_2_with_a_clear_message() {
             "jump 2 (d2-d4) is illegal",
         ),
         (vec!["bogus".into()], "unrecognized subcommand"),
+        (
+            vec![
+                "count".into(),
+                "triangle5".into(),
+                "--threads".into(),
+                "0".into(),
+            ],
+            "0 is not in 1..=1024",
+        ),
     ];
     for (args, message) in cases {
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
@@ -329,6 +338,16 @@ fn count_triangle_json() {
     ] {
         assert!(v[key].is_u64(), "{key}");
     }
+    // The thread count asked for is the one used and reported.
+    let o = pegsol(&["count", "triangle5", "--threads", "1"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).trim_end().ends_with(", 1 thread"),
+        "{}",
+        stdout(&o)
+    );
+    let o = pegsol(&["count", "triangle5", "--threads", "3", "--json"]);
+    assert_eq!(json(&o)["threads"], 3);
     let o = pegsol(&["count", "english", "--max-memory", "1"]);
     assert_eq!(o.status.code(), Some(3));
     assert!(
