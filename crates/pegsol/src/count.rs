@@ -931,14 +931,9 @@ fn self_dual_winners(
     stored: &[Kept],
     deadline: Option<Instant>,
 ) -> Result<Option<Vec<Vec<u64>>>, CountError> {
-    let targets = problem.targets();
-    let [finish] = targets[..] else {
+    let Some(finish) = space.self_dual_finish(problem) else {
         return Ok(None);
     };
-    let holes = space.layout.holes();
-    if space.canonical(holes ^ space.layout.key(finish)) != space.key(problem.start()) {
-        return Ok(None);
-    }
     let total = (problem.start().count() - finish.count()) as usize;
     let mut found = vec![Vec::new(); stored.len()];
     if space.fold != 0 {
@@ -972,6 +967,7 @@ fn self_dual_winners(
         return Ok(None);
     };
     // The canonical complements of `keys`, distinct since `keys` are, in rank order.
+    let holes = space.layout.holes();
     let dual = |keys: &[u64]| -> Result<Vec<u64>, CountError> {
         let zeros = vec![0; keys.len()];
         let out = gather::<Narrow, _>(Spread, keys, &zeros, 1.0, 1.0, |k, _, part| {
@@ -1519,12 +1515,7 @@ impl Space {
     pub(crate) fn folded(problem: &Problem, grid: bool) -> Space {
         let mut space = Space::new(problem, grid);
         let holes = space.layout.holes();
-        let self_dual = match problem.targets()[..] {
-            [finish] => {
-                space.canonical(holes ^ space.layout.key(finish)) == space.key(problem.start())
-            }
-            _ => false,
-        };
+        let self_dual = space.self_dual_finish(problem).is_some();
         if self_dual && holes.count_ones() % 2 == 1 && !space.images.is_empty() {
             space.fold = holes;
             space.top = 1 << (63 - holes.leading_zeros());
@@ -1533,6 +1524,16 @@ impl Space {
             }
         }
         space
+    }
+
+    /// The finish of `problem` when the game is its own dual: one finish position, whose
+    /// complement is the start up to symmetry.
+    fn self_dual_finish(&self, problem: &Problem) -> Option<Bits> {
+        let [finish] = problem.targets()[..] else {
+            return None;
+        };
+        let complement = self.layout.holes() ^ self.layout.key(finish);
+        (self.canonical(complement) == self.key(problem.start())).then_some(finish)
     }
 
     /// A set, complemented if it holds the highest hole (where keys are folded).
