@@ -225,6 +225,12 @@ impl Canonicalizer {
             .iter()
             .filter(|&&y| y == set.raw())
             .count() as u32;
+        self.orbit_size(fixed)
+    }
+
+    /// The size of an orbit whose positions are each fixed by `fixed` elements of the group.
+    #[inline]
+    fn orbit_size(&self, fixed: u32) -> u32 {
         // Almost every position is fixed by the identity alone: no division for those (a
         // count asks this once per class, and a division was 1% of its time).
         if fixed == 1 {
@@ -249,7 +255,7 @@ impl Canonicalizer {
             best = best.min(y);
             fixed += u32::from(y == x);
         }
-        (Bits(best), self.order() as u32 / fixed)
+        (Bits(best), self.orbit_size(fixed))
     }
 }
 
