@@ -367,18 +367,37 @@ fn run(cli: Cli) -> Result<u8> {
     }
 }
 
-/// Reads a board by name or file path.
+/// Reads a board by name or file path. A built-in name always means the built-in board; an
+/// argument is read as a file only when it has a path separator or a `.` in it, so a file
+/// called `english` in the working directory cannot silently replace the English board.
 fn load_board(name: &str) -> Result<Board> {
-    let path = Path::new(name);
-    if path.is_file() {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read board file {name}"))?;
-        let stem = path
-            .file_stem()
-            .map_or(name.to_string(), |s| s.to_string_lossy().into_owned());
-        return Board::parse(&stem, &text).with_context(|| format!("board file {name}"));
+    let is_path = name.contains(['/', '.', std::path::MAIN_SEPARATOR]);
+    if !is_path {
+        return Board::builtin(name).map_err(|e| match e {
+            pegsol::Error::UnknownBoard(_) if Path::new(name).exists() => anyhow::anyhow!(
+                "unknown board {name:?}; there is a file of that name here: write ./{name} to read it as a board file"
+            ),
+            pegsol::Error::UnknownBoard(_) => anyhow::anyhow!(
+                "unknown board {name:?}; run 'pegsol boards' for the built-in names, or give the path of a board file (with a '/' or a '.' in it, e.g. ./{name} or {name}.txt)"
+            ),
+            other => other.into(),
+        });
     }
-    Ok(Board::builtin(name)?)
+    let path = Path::new(name);
+    if path.is_dir() {
+        bail!("board file {name} is a directory; give the path of a board file");
+    }
+    let text = std::fs::read(path).with_context(|| format!("cannot read board file {name}"))?;
+    let text = String::from_utf8(text).map_err(|e| {
+        anyhow::anyhow!(
+            "board file {name} is not text (byte {} is not UTF-8); a board file is a picture made of 'o', '.' and spaces",
+            e.utf8_error().valid_up_to() + 1
+        )
+    })?;
+    let stem = path
+        .file_stem()
+        .map_or(name.to_string(), |s| s.to_string_lossy().into_owned());
+    Board::parse(&stem, &text).with_context(|| format!("board file {name}"))
 }
 
 /// The board, starting pegs and finish of a problem from the command line.
@@ -695,12 +714,14 @@ fn solve(
         bar.finish_and_clear();
     }
     let (v, code) = solve_value(&board, start, finish, &report)?;
-    if let (Some(path), Outcome::Solved { jumps, .. }) = (svg, &report.outcome) {
-        write_svg(path, &board, start, jumps)?;
-    }
+    // The drawing is written after the answer is printed, so a bad path costs no search.
+    let drawing = || match (svg, &report.outcome) {
+        (Some(path), Outcome::Solved { jumps, .. }) => write_svg(path, &board, start, jumps),
+        _ => Ok(()),
+    };
     if json {
         print_json(&v);
-        return Ok(code);
+        return drawn(drawing(), code);
     }
     let jumps: &[Jump] = match &report.outcome {
         Outcome::Solved { jumps, .. } => jumps,
@@ -738,7 +759,19 @@ fn solve(
         "{} nodes, {} dead positions, {} ms",
         report.stats.nodes, report.stats.dead, report.stats.millis
     );
-    Ok(code)
+    drawn(drawing(), code)
+}
+
+/// The exit code once the answer is printed: `code`, or [`BAD_INPUT`] when the drawing that
+/// was asked for could not be written (said on stderr).
+fn drawn(written: Result<()>, code: u8) -> Result<u8> {
+    match written {
+        Ok(()) => Ok(code),
+        Err(e) => {
+            eprintln!("error: {e:#} (the answer above is complete; only the drawing is missing)");
+            Ok(BAD_INPUT)
+        }
+    }
 }
 
 fn fewest(
@@ -765,9 +798,10 @@ fn fewest(
     if let Some(s) = best {
         checked_moves(&board, start, &s.jumps, s.finish, s.moves)?;
     }
-    if let (Some(path), Some(s)) = (svg, best) {
-        write_svg(path, &board, start, &s.jumps)?;
-    }
+    let drawing = || match (svg, best) {
+        (Some(path), Some(s)) => write_svg(path, &board, start, &s.jumps),
+        _ => Ok(()),
+    };
     let optimal = matches!(report.outcome, MovesOutcome::Optimal(_));
     let jumps: &[Jump] = best.map_or(&[], |s| &s.jumps);
     let moves = notation::move_texts(&board, jumps);
@@ -794,7 +828,7 @@ fn fewest(
             }),
         );
         print_json(&v);
-        return Ok(code);
+        return drawn(drawing(), code);
     }
     println!("{}", problem_line(&board, start, finish));
     match &report.outcome {
@@ -834,7 +868,7 @@ fn fewest(
         );
     }
     println!("{} ms", report.millis);
-    Ok(code)
+    drawn(drawing(), code)
 }
 
 /// [`checked`], and the moves recounted from the jumps.
@@ -1323,7 +1357,7 @@ fn show(setup: &Setup, json: bool) -> Result<u8> {
 
 fn line(config: Option<&str>, json: bool, summary: bool, regex: bool) -> Result<u8> {
     use pegsol::one_dimensional as line;
-    use std::io::{Read, Write};
+    use std::io::Read;
     if regex {
         if json {
             print_json(&json!({ "regex": line::REGEX }));
@@ -1332,87 +1366,153 @@ fn line(config: Option<&str>, json: bool, summary: bool, regex: bool) -> Result<
         }
         return Ok(0);
     }
-    let text = match config {
-        Some("-") | None => {
-            let mut s = String::new();
-            std::io::stdin()
-                .read_to_string(&mut s)
-                .context("cannot read the configuration from standard input")?;
-            s
-        }
-        Some(c) => c.to_string(),
+    let cells = {
+        let text = match config {
+            Some("-") | None => {
+                let mut s = String::new();
+                std::io::stdin()
+                    .read_to_string(&mut s)
+                    .context("cannot read the configuration from standard input")?;
+                s
+            }
+            Some(c) => c.to_string(),
+        };
+        line::parse_line(&text).context("bad configuration")?
     };
-    let cells = line::parse_line(&text).context("bad configuration")?;
-    let solution = line::solve_line(&cells, !summary);
-    // The independent replay of the jumps before anything is printed.
+    // The partition takes a bit per cell; the jumps are made twice, once into the independent
+    // replay and, only once it has passed, again onto the output. None is ever stored.
+    let plan = line::LinePlan::new(&cells);
+    let mut jump_count = 0;
     if !summary {
-        let left = line::replay_line(&cells, &solution.jumps)
-            .map_err(|e| anyhow::anyhow!("internal error: {e}"))?;
-        if left != solution.min_pegs {
+        let mut replay = line::LineReplay::new(&cells);
+        let mut illegal = None;
+        plan.jumps(&cells, |f, t| {
+            if illegal.is_none() {
+                illegal = replay.play(f, t).err();
+            }
+        });
+        if let Some(e) = illegal {
+            bail!("internal error: {e}");
+        }
+        if replay.pegs() != plan.min_pegs() {
             bail!(
-                "internal error: the jumps leave {left} pegs, not {}",
-                solution.min_pegs
+                "internal error: the jumps leave {} pegs, not {}",
+                replay.pegs(),
+                plan.min_pegs()
             );
         }
+        jump_count = replay.played();
     }
-    let out = std::io::stdout();
-    let mut out = std::io::BufWriter::new(out.lock());
-    let jump_text = |&(a, b): &(usize, usize)| format!("{a}-{b}");
+    let mut out = Out::new();
+    let pegs = cells.iter().filter(|&&c| c).count();
+    let min = plan.min_pegs();
     if json {
-        let mut v = json!({
-            "config_length": cells.len(),
-            "pegs": cells.iter().filter(|&&c| c).count(),
-            "min_pegs": solution.min_pegs,
-            "solvable": solution.min_pegs == 1,
-            "pieces": solution.pieces.iter().map(|&(a, b)| json!([a, b])).collect::<Vec<_>>(),
-        });
-        if !summary {
-            v["jumps"] = json!(solution.jumps.iter().map(jump_text).collect::<Vec<_>>());
-        }
-        serde_json::to_writer(&mut out, &v)?;
-        writeln!(out)?;
-    } else {
-        writeln!(
-            out,
-            "{} cells, {} pegs: reduces to {} peg(s){}",
+        out.text(&format!(
+            "{{\"config_length\":{},\"pegs\":{pegs},\"min_pegs\":{min},\"solvable\":{},\"pieces\":[",
             cells.len(),
-            cells.iter().filter(|&&c| c).count(),
-            solution.min_pegs,
-            if solution.min_pegs == 1 {
-                " (solvable)"
-            } else {
-                ""
-            }
-        )?;
-        writeln!(
-            out,
-            "pieces ([start, end), each reducing to one peg): {}",
-            solution.pieces.len()
-        )?;
-        for (a, b) in solution
-            .pieces
-            .iter()
-            .take(if summary { 20 } else { usize::MAX })
-        {
-            writeln!(out, "  [{a}, {b})")?;
+            min == 1
+        ));
+        for (k, (a, b)) in plan.pieces().enumerate() {
+            out.bytes(if k == 0 { b"[" } else { b",[" });
+            out.pair(a, b",", b, b"]");
         }
-        if summary && solution.pieces.len() > 20 {
-            writeln!(out, "  ... ({} more)", solution.pieces.len() - 20)?;
+        out.bytes(b"]");
+        if !summary {
+            out.bytes(b",\"jumps\":[");
+            let mut first = true;
+            plan.jumps(&cells, |f, t| {
+                out.bytes(if first { b"\"" } else { b",\"" });
+                first = false;
+                out.pair(f, b"-", t, b"\"");
+            });
+            out.bytes(b"]");
+        }
+        out.bytes(b"}\n");
+    } else {
+        out.text(&format!(
+            "{} cells, {pegs} pegs: reduces to {min} peg(s){}\n",
+            cells.len(),
+            if min == 1 { " (solvable)" } else { "" }
+        ));
+        out.text(&format!(
+            "pieces ([start, end), each reducing to one peg): {min}\n"
+        ));
+        let shown = if summary { 20 } else { usize::MAX };
+        for (a, b) in plan.pieces().take(shown) {
+            out.bytes(b"  [");
+            out.pair(a, b", ", b, b")\n");
+        }
+        if min > shown {
+            out.text(&format!("  ... ({} more)\n", min - shown));
         }
         if !summary {
-            writeln!(
-                out,
-                "jumps ({}, replayed and checked):",
-                solution.jumps.len()
-            )?;
-            for chunk in solution.jumps.chunks(12) {
-                let texts: Vec<String> = chunk.iter().map(jump_text).collect();
-                writeln!(out, "  {}", texts.join(" "))?;
-            }
+            let count = jump_count;
+            out.text(&format!("jumps ({count}, replayed and checked):\n"));
+            let mut k = 0usize;
+            plan.jumps(&cells, |f, t| {
+                out.bytes(if k.is_multiple_of(12) { b"  " } else { b" " });
+                let last = k % 12 == 11 || k + 1 == count;
+                out.pair(f, b"-", t, if last { b"\n" } else { b"" });
+                k += 1;
+            });
         }
     }
-    out.flush()?;
+    out.finish()?;
     Ok(0)
+}
+
+/// Buffered standard output for long answers: numbers written without allocating, and the
+/// first write error kept (to be returned by [`Out::finish`]) so that callbacks need not
+/// return one.
+struct Out {
+    out: std::io::BufWriter<std::io::StdoutLock<'static>>,
+    numbers: itoa::Buffer,
+    error: Option<std::io::Error>,
+}
+
+impl Out {
+    fn new() -> Out {
+        Out {
+            out: std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock()),
+            numbers: itoa::Buffer::new(),
+            error: None,
+        }
+    }
+
+    fn bytes(&mut self, b: &[u8]) {
+        use std::io::Write;
+        if self.error.is_none() {
+            self.error = self.out.write_all(b).err();
+        }
+    }
+
+    fn text(&mut self, t: &str) {
+        self.bytes(t.as_bytes());
+    }
+
+    fn number(&mut self, n: usize) {
+        use std::io::Write;
+        if self.error.is_none() {
+            let text = self.numbers.format(n);
+            self.error = self.out.write_all(text.as_bytes()).err();
+        }
+    }
+
+    /// `a`, `sep`, `b`, `close`.
+    fn pair(&mut self, a: usize, sep: &[u8], b: usize, close: &[u8]) {
+        self.number(a);
+        self.bytes(sep);
+        self.number(b);
+        self.bytes(close);
+    }
+
+    fn finish(mut self) -> std::io::Result<()> {
+        use std::io::Write;
+        match self.error.take() {
+            Some(e) => Err(e),
+            None => self.out.flush(),
+        }
+    }
 }
 
 fn count(
@@ -1430,6 +1530,7 @@ fn count(
                 dir.display()
             );
         }
+        remove_scratch_on_signal(dir)?;
     }
     let (board, start, finish) = load_problem(setup, finish)?;
     let problem = Problem::new(&board, start, finish)?;
@@ -1603,12 +1704,28 @@ fn count(
     Ok(0)
 }
 
+/// On SIGINT or SIGTERM, removes this process's scratch files under `dir` before exiting
+/// (the count removes them itself when it ends in any other way).
+fn remove_scratch_on_signal(dir: &Path) -> Result<()> {
+    let dir = dir.to_path_buf();
+    ctrlc::set_handler(move || {
+        let removed = pegsol::count::remove_scratch_of(&dir, std::process::id());
+        eprintln!(
+            "interrupted: {removed} scratch director{} removed from {}",
+            if removed == 1 { "y" } else { "ies" },
+            dir.display()
+        );
+        std::process::exit(130);
+    })
+    .context("cannot install the signal handler that removes scratch files")
+}
+
 /// Reads a weight grid: one line per board row, one weight per hole. Returns integer weights
 /// over a common denominator, and the denominator.
 fn read_weights(board: &Board, path: &str) -> Result<(Vec<i64>, i64)> {
     let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {path}"))?;
     let lines: Vec<&str> = text.lines().collect();
-    let (rows, cols) = board.dimensions();
+    let (rows, _) = board.dimensions();
     if lines.len() < rows {
         bail!(
             "{path}: {} lines, but the board has {rows} rows; give one line per row",
@@ -1616,10 +1733,13 @@ fn read_weights(board: &Board, path: &str) -> Result<(Vec<i64>, i64)> {
         );
     }
     let mut fractions = vec![(0i64, 1i64); board.hole_count()];
+    // The holes of each row, left to right (holes are numbered row by row).
+    let mut by_row: Vec<Vec<pegsol::Hole>> = vec![Vec::new(); rows];
+    for h in board.holes() {
+        by_row[board.coords(h).0].push(h);
+    }
     for (r, line) in lines.iter().take(rows).enumerate() {
-        let holes: Vec<pegsol::Hole> = (0..cols)
-            .filter_map(|c| board.hole_at(r as i64, c as i64))
-            .collect();
+        let holes = &by_row[r];
         let tokens: Vec<&str> = line.split_whitespace().collect();
         if tokens.len() != holes.len() {
             bail!(

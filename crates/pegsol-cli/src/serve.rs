@@ -1,26 +1,42 @@
 //! `pegsol serve`: the web playground. One page (SVG, no external assets) and a JSON API that
 //! mirrors the CLI's `--json` answers.
 //!
-//! Server: axum on tokio (maintained by the tokio project, small, and its body-size limit and
-//! routing are what this needs). Solver work is CPU-bound, so it runs on the blocking pool,
-//! behind a fair (FIFO) semaphore with one permit per core: requests queue rather than
-//! oversubscribe the cores, and each runs under a time and memory budget, so no request can
-//! hold a permit for longer than its budget. A request that waits too long for a permit gets
-//! 503 rather than hanging.
+//! Server: axum's router on hyper, with our own accept loop so that the connection settings
+//! are ours (axum, hyper and tower-http are maintained by the tokio project; `serve` in axum
+//! has no read timeouts). What keeps it fair and bounded:
+//! - **Least work first.** Every solver request first runs in the *fast lane* for a short
+//!   slice ([`FAST_SLICES`]); a cheap request (most of them) is answered there. One that is
+//!   not decided runs again with a longer slice, and a request waiting for its first slice
+//!   goes ahead of one waiting for its second. What is still undecided after that queues for
+//!   the *slow lane* with the rest of its budget. Each lane is its own thread pool with one
+//!   permit per core, and the slow lane's threads run at a lower OS priority, so long
+//!   requests neither queue ahead of short ones nor take the cores from them. (A run that is
+//!   not decided starts again from scratch in the next slice: the solver keeps no state
+//!   between runs, and the slices before the slow lane are a small share of a budget.)
+//! - **Budgets.** Each run is under a time budget and a memory budget; a request that waits
+//!   [`QUEUE_WAIT`] for a permit gets 503. A request whose client goes away is cancelled.
+//! - **Connections.** Headers must arrive within [`HEADER_WAIT`] (this also closes idle
+//!   keep-alive connections) and the body within [`BODY_WAIT`]; at most [`MAX_CONNECTIONS`]
+//!   are open at once.
+//! - **Errors.** Every error status has a JSON body `{"error": "..."}`, a panic in a handler
+//!   is answered 500 and logged in one line, and unknown fields in a request are rejected
+//!   by name.
 
 use std::net::SocketAddr;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
-use axum::body::Bytes;
-use axum::extract::rejection::BytesRejection;
-use axum::extract::{DefaultBodyLimit, State};
+use axum::body::Body;
+use axum::extract::{Request, State};
 use axum::http::{header, StatusCode};
+use axum::middleware::{self, Next};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use pegsol::{notation, Bits, Board, Finish, Limits, Outcome, Problem};
+use pegsol::{notation, Bits, Board, Budget, Finish, Limits, Outcome, Problem};
+use serde::Deserialize;
 use serde_json::{json, Value};
 use tokio::sync::Semaphore;
 
@@ -29,10 +45,23 @@ const INDEX: &str = include_str!("../assets/index.html");
 
 /// Largest request body accepted, in bytes.
 pub const MAX_BODY: usize = 64 * 1024;
+/// Largest request head (request line and headers) answered in JSON; hyper refuses heads
+/// past its buffer (32 KiB) itself, with an empty 431.
+const MAX_HEAD: usize = 16 * 1024;
 /// Memory budget of one solver run.
 const MAX_MEMORY: usize = 256 << 20;
-/// How long a request may wait for a free solver.
+/// How long a request may wait for a free solver in either lane.
 const QUEUE_WAIT: Duration = Duration::from_secs(20);
+/// The time slices a request gets in the fast lane, in order, before the slow lane.
+pub const FAST_SLICES: [Duration; 2] = [Duration::from_millis(40), Duration::from_millis(120)];
+/// The slow lane's threads' nice value (0 is the default, 19 the lowest priority).
+const SLOW_NICE: i32 = 15;
+/// How long a client may take to send a request head, or sit idle between requests.
+const HEADER_WAIT: Duration = Duration::from_secs(10);
+/// How long a client may take to send a request body.
+const BODY_WAIT: Duration = Duration::from_secs(10);
+/// Most connections open at once; more wait to be accepted.
+const MAX_CONNECTIONS: usize = 1024;
 
 /// Server settings.
 pub struct Settings {
@@ -42,14 +71,189 @@ pub struct Settings {
     pub budget: f64,
 }
 
+/// A pool of solver threads and the permits to use it.
+struct Lane {
+    name: &'static str,
+    gate: Gate,
+    pool: rayon::ThreadPool,
+}
+
+/// A semaphore whose waiters are served by rank (lower first), then in arrival order.
+struct Gate {
+    state: std::sync::Mutex<GateState>,
+}
+
+struct GateState {
+    free: usize,
+    waiting: std::collections::BinaryHeap<Waiter>,
+    arrivals: u64,
+}
+
+/// A waiter, ordered so that the heap's top is the lowest rank, then the earliest arrival.
+struct Waiter {
+    rank: u32,
+    arrival: u64,
+    wake: tokio::sync::oneshot::Sender<()>,
+}
+
+impl PartialEq for Waiter {
+    fn eq(&self, other: &Waiter) -> bool {
+        (self.rank, self.arrival) == (other.rank, other.arrival)
+    }
+}
+
+impl Eq for Waiter {}
+
+impl PartialOrd for Waiter {
+    fn partial_cmp(&self, other: &Waiter) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Waiter {
+    fn cmp(&self, other: &Waiter) -> std::cmp::Ordering {
+        (other.rank, other.arrival).cmp(&(self.rank, self.arrival))
+    }
+}
+
+/// A permit of a [`Gate`], handed to the next waiter (or returned) when dropped.
+struct Permit<'g>(&'g Gate);
+
+impl Drop for Permit<'_> {
+    fn drop(&mut self) {
+        self.0.release();
+    }
+}
+
+/// A permit sent to a waiter that stopped waiting (timed out, or its client left) must not
+/// be lost: whoever drops the receiver passes a delivered permit on.
+struct Delivery<'g> {
+    gate: &'g Gate,
+    wake: Option<tokio::sync::oneshot::Receiver<()>>,
+}
+
+impl Drop for Delivery<'_> {
+    fn drop(&mut self) {
+        if let Some(mut wake) = self.wake.take() {
+            wake.close();
+            if wake.try_recv().is_ok() {
+                self.gate.release();
+            }
+        }
+    }
+}
+
+impl Gate {
+    fn new(permits: usize) -> Gate {
+        Gate {
+            state: std::sync::Mutex::new(GateState {
+                free: permits,
+                waiting: std::collections::BinaryHeap::new(),
+                arrivals: 0,
+            }),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, GateState> {
+        // A panic while holding this lock leaves the counts as they were: carry on.
+        self.state
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// A permit, waiting at most `wait` behind the waiters of lower rank or earlier arrival.
+    async fn acquire(&self, rank: u32, wait: Duration) -> Option<Permit<'_>> {
+        let wake = {
+            let mut state = self.lock();
+            if state.free > 0 && state.waiting.is_empty() {
+                state.free -= 1;
+                return Some(Permit(self));
+            }
+            let (tx, rx) = tokio::sync::oneshot::channel();
+            state.arrivals += 1;
+            let arrival = state.arrivals;
+            state.waiting.push(Waiter {
+                rank,
+                arrival,
+                wake: tx,
+            });
+            rx
+        };
+        let mut delivery = Delivery {
+            gate: self,
+            wake: Some(wake),
+        };
+        let woken = match delivery.wake.as_mut() {
+            Some(rx) => tokio::time::timeout(wait, rx).await,
+            None => return None,
+        };
+        match woken {
+            Ok(Ok(())) => {
+                delivery.wake = None;
+                Some(Permit(self))
+            }
+            // Timed out: dropping `delivery` passes on a permit that arrived meanwhile.
+            _ => None,
+        }
+    }
+
+    fn release(&self) {
+        let mut state = self.lock();
+        while let Some(w) = state.waiting.pop() {
+            if w.wake.send(()).is_ok() {
+                return;
+            }
+        }
+        state.free += 1;
+    }
+}
+
 struct Shared {
     budget: Duration,
-    permits: Semaphore,
+    fast: Lane,
+    slow: Lane,
+}
+
+impl Lane {
+    fn new(name: &'static str, threads: usize, background: bool) -> Result<Lane> {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .thread_name(move |i| format!("pegsol-{name}-{i}"))
+            .start_handler(move |_| {
+                if background {
+                    lower_priority();
+                }
+            })
+            .build()
+            .context("cannot start the solver threads")?;
+        Ok(Lane {
+            name,
+            gate: Gate::new(threads),
+            pool,
+        })
+    }
+}
+
+/// Lowers the calling thread's scheduling priority (Linux: per thread), so that the slow
+/// lane yields the cores to the fast one.
+fn lower_priority() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: setpriority with PRIO_PROCESS and a thread id only changes that thread's nice
+    // value; it takes no pointers.
+    unsafe {
+        libc::setpriority(libc::PRIO_PROCESS, libc::gettid() as libc::id_t, SLOW_NICE);
+    }
 }
 
 /// Runs the server until the process is stopped. Prints the address it listens on (the port
 /// may have been chosen by the system) on stdout first.
 pub fn serve(settings: &Settings) -> Result<()> {
+    let cores = rayon::current_num_threads().max(1);
+    let shared = Arc::new(Shared {
+        budget: Duration::from_secs_f64(settings.budget),
+        fast: Lane::new("fast", cores, false)?,
+        slow: Lane::new("slow", cores, true)?,
+    });
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -62,27 +266,107 @@ pub fn serve(settings: &Settings) -> Result<()> {
         println!("pegsol playground listening on http://{addr}/");
         use std::io::Write;
         std::io::stdout().flush()?;
-        let shared = Arc::new(Shared {
-            budget: Duration::from_secs_f64(settings.budget),
-            permits: Semaphore::new(rayon::current_num_threads().max(1)),
-        });
-        axum::serve(listener, router(shared))
-            .await
-            .context("the server stopped")
+        accept_loop(listener, router(shared)).await
     })
+}
+
+/// Accepts connections and serves each on its own task with the read timeouts set.
+async fn accept_loop(listener: tokio::net::TcpListener, app: Router) -> Result<()> {
+    use hyper_util::rt::{TokioIo, TokioTimer};
+    let open = Arc::new(Semaphore::new(MAX_CONNECTIONS));
+    loop {
+        let permit = open.clone().acquire_owned().await?;
+        let stream = match listener.accept().await {
+            Ok((stream, _)) => stream,
+            Err(e) => {
+                // Out of file descriptors, say: wait a little rather than spin.
+                eprintln!("pegsol serve: cannot accept a connection: {e}");
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                continue;
+            }
+        };
+        let service = hyper_util::service::TowerToHyperService::new(app.clone());
+        tokio::spawn(async move {
+            let _open = permit;
+            let _ = hyper::server::conn::http1::Builder::new()
+                .timer(TokioTimer::new())
+                .header_read_timeout(HEADER_WAIT)
+                .max_buf_size(2 * MAX_HEAD)
+                .serve_connection(TokioIo::new(stream), service)
+                .await;
+        });
+    }
 }
 
 fn router(shared: Arc<Shared>) -> Router {
     Router::new()
         .route("/", get(index))
         .route("/api/boards", get(boards))
-        .route("/api/board", post(|s, b| api(s, b, Kind::Board)))
-        .route("/api/solve", post(|s, b| api(s, b, Kind::Solve)))
-        .route("/api/ends", post(|s, b| api(s, b, Kind::Ends)))
-        .route("/api/check", post(|s, b| api(s, b, Kind::Check)))
-        .route("/api/hint", post(|s, b| api(s, b, Kind::Hint)))
-        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .route("/api/board", post(|s, r| api(s, r, Kind::Board)))
+        .route("/api/solve", post(|s, r| api(s, r, Kind::Solve)))
+        .route("/api/ends", post(|s, r| api(s, r, Kind::Ends)))
+        .route("/api/check", post(|s, r| api(s, r, Kind::Check)))
+        .route("/api/hint", post(|s, r| api(s, r, Kind::Hint)))
+        .fallback(|| async {
+            error(
+                StatusCode::NOT_FOUND,
+                "no such page; the API is POST /api/solve, /api/hint, /api/ends, /api/check, /api/board and GET /api/boards",
+            )
+        })
+        .method_not_allowed_fallback(|| async {
+            error(
+                StatusCode::METHOD_NOT_ALLOWED,
+                "wrong method: the API endpoints take POST with a JSON body, and / and /api/boards take GET",
+            )
+        })
+        .layer(middleware::from_fn(limit_head))
+        .layer(tower_http::catch_panic::CatchPanicLayer::custom(panicked))
         .with_state(shared)
+}
+
+/// An error status with its JSON body.
+fn error(status: StatusCode, message: impl std::fmt::Display) -> Response {
+    (status, Json(json!({ "error": message.to_string() }))).into_response()
+}
+
+/// A client error: 400 with a JSON message.
+fn bad(message: impl std::fmt::Display) -> Response {
+    error(StatusCode::BAD_REQUEST, message)
+}
+
+/// A panic anywhere in a handler: logged in one line, answered 500.
+fn panicked(payload: Box<dyn std::any::Any + Send + 'static>) -> Response {
+    let message = payload
+        .downcast_ref::<String>()
+        .map(String::as_str)
+        .or_else(|| payload.downcast_ref::<&str>().copied())
+        .unwrap_or("no message");
+    internal(message)
+}
+
+fn internal(message: &str) -> Response {
+    eprintln!("pegsol serve: internal error: {message}");
+    error(
+        StatusCode::INTERNAL_SERVER_ERROR,
+        "internal error: the server hit a bug and logged it; please report it",
+    )
+}
+
+/// Refuses request heads past [`MAX_HEAD`] with a JSON 431.
+async fn limit_head(request: Request, next: Next) -> Response {
+    let size = request.uri().to_string().len()
+        + request
+            .headers()
+            .iter()
+            .map(|(k, v)| k.as_str().len() + v.len() + 4)
+            .sum::<usize>();
+    if size > MAX_HEAD {
+        return error(
+            StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
+            format!("the request head is {size} bytes; at most {MAX_HEAD} are accepted"),
+        );
+    }
+    next.run(request).await
 }
 
 async fn index() -> impl IntoResponse {
@@ -115,7 +399,7 @@ async fn boards() -> Json<Value> {
     Json(json!({ "boards": list }))
 }
 
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 enum Kind {
     Board,
     Solve,
@@ -124,20 +408,25 @@ enum Kind {
     Hint,
 }
 
-/// A client error: 400 with a JSON message.
-fn bad(message: impl std::fmt::Display) -> Response {
-    (
-        StatusCode::BAD_REQUEST,
-        Json(json!({ "error": message.to_string() })),
-    )
-        .into_response()
-}
-
 /// The request, parsed: a board by name or as ASCII art, its starting pegs and the finish.
-struct Request {
+struct Parsed {
     board: Board,
     start: Bits,
     finish: Finish,
+    timeout: Option<f64>,
+}
+
+/// A request body as sent. Unknown fields are refused, by name: a misspelt `"emtpy"` must
+/// not be ignored silently.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RequestBody {
+    board: String,
+    #[serde(default)]
+    empty: Option<Value>,
+    #[serde(default)]
+    finish: Option<Value>,
+    #[serde(default)]
     timeout: Option<f64>,
 }
 
@@ -160,23 +449,31 @@ fn labels(v: &Value, what: &str) -> Result<String, String> {
     }
 }
 
-fn parse_request(body: &[u8]) -> Result<Request, String> {
-    let v: Value = serde_json::from_slice(body).map_err(|e| {
-        format!("the body is not JSON ({e}); send an object like {{\"board\": \"english\"}}")
+/// Reads and checks a request body. Never panics, whatever the bytes (a fuzz test says so).
+fn parse_request(body: &[u8]) -> Result<Parsed, String> {
+    const EXAMPLE: &str = r#"{"board": "english", "empty": ["d4"], "finish": "d4"}"#;
+    let value: Value = serde_json::from_slice(body)
+        .map_err(|e| format!("the body is not JSON ({e}); send an object like {EXAMPLE}"))?;
+    let Some(object) = value.as_object() else {
+        return Err(format!("the body must be a JSON object like {EXAMPLE}"));
+    };
+    let missing_board = !object.contains_key("board");
+    let body = RequestBody::deserialize(value).map_err(|e| {
+        if missing_board && e.to_string().starts_with("missing field") {
+            "\"board\" is missing: give a built-in name (\"english\") or the board as ASCII art"
+                .to_string()
+        } else {
+            format!("{e}; send an object like {EXAMPLE}")
+        }
     })?;
-    let obj = v
-        .as_object()
-        .ok_or("the body must be a JSON object like {\"board\": \"english\"}")?;
-    let name = obj.get("board").and_then(Value::as_str).ok_or(
-        "\"board\" is missing: give a built-in name (\"english\") or the board as ASCII art",
-    )?;
+    let name = body.board.as_str();
     // ASCII art has several lines; a name never does. Files are never read from here.
     let board = if name.contains('\n') {
         Board::parse("custom", name).map_err(|e| format!("board: {e}"))?
     } else {
         Board::builtin(name.trim()).map_err(|e| format!("board: {e}"))?
     };
-    let start = match obj.get("empty") {
+    let start = match &body.empty {
         None | Some(Value::Null) => board
             .start()
             .ok_or_else(|| format!("board {} has no usual start; give \"empty\"", board.name()))?,
@@ -191,83 +488,158 @@ fn parse_request(body: &[u8]) -> Result<Request, String> {
         }
     };
     // The same finishes as the CLI's --finish: labels, "any" or "any:N".
-    let finish = match obj.get("finish") {
+    let finish = match &body.finish {
         None | Some(Value::Null) => None,
         Some(v) => Some(labels(v, "finish")?),
     };
     let finish = crate::finish_of(&board, start, finish.as_deref())
         .map_err(|e| format!("finish: {}", e.root_cause()))?;
-    let timeout = match obj.get("timeout") {
-        None | Some(Value::Null) => None,
-        Some(t) => Some(
-            t.as_f64()
-                .filter(|t| t.is_finite() && *t > 0.0)
-                .ok_or("\"timeout\" must be a positive number of seconds")?,
-        ),
-    };
+    if let Some(t) = body.timeout {
+        if !(t.is_finite() && t > 0.0) {
+            return Err(format!(
+                "\"timeout\" must be a positive number of seconds, got {t}"
+            ));
+        }
+    }
     Problem::new(&board, start, finish).map_err(|e| e.to_string())?;
-    Ok(Request {
+    Ok(Parsed {
         board,
         start,
         finish,
-        timeout,
+        timeout: body.timeout,
     })
 }
 
-async fn api(
-    State(shared): State<Arc<Shared>>,
-    body: Result<Bytes, BytesRejection>,
-    kind: Kind,
-) -> Response {
-    // An oversized or unreadable body is answered in JSON like every other error.
-    let body = match body {
-        Ok(b) => b,
-        Err(e) => {
-            let status = e.status();
-            let message = if status == StatusCode::PAYLOAD_TOO_LARGE {
-                format!("the request body is larger than {MAX_BODY} bytes")
-            } else {
-                e.body_text()
-            };
-            return (status, Json(json!({ "error": message }))).into_response();
+/// Reads a body within [`BODY_WAIT`] and [`MAX_BODY`].
+async fn read_body(body: Body) -> Result<axum::body::Bytes, Response> {
+    match tokio::time::timeout(BODY_WAIT, axum::body::to_bytes(body, MAX_BODY)).await {
+        Err(_) => Err(error(
+            StatusCode::REQUEST_TIMEOUT,
+            format!(
+                "the request body did not arrive within {} s",
+                BODY_WAIT.as_secs()
+            ),
+        )),
+        Ok(Err(e)) if is_too_large(&e) => Err(error(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("the request body is larger than {MAX_BODY} bytes"),
+        )),
+        Ok(Err(e)) => Err(bad(format!("cannot read the request body: {e}"))),
+        Ok(Ok(bytes)) => Ok(bytes),
+    }
+}
+
+fn is_too_large(e: &axum::Error) -> bool {
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(e);
+    while let Some(s) = source {
+        if s.is::<http_body_util::LengthLimitError>() {
+            return true;
         }
+        source = s.source();
+    }
+    false
+}
+
+/// Sets its flag when dropped: the handler's future is dropped when the client goes away,
+/// and the solver, which checks the flag, stops.
+struct CancelOnDrop(Arc<AtomicBool>);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+/// A solver answer, and whether its time ran out (so that more time may decide it).
+type Answer = (Value, bool);
+
+async fn api(State(shared): State<Arc<Shared>>, request: Request, kind: Kind) -> Response {
+    let body = match read_body(request.into_body()).await {
+        Ok(b) => b,
+        Err(response) => return response,
     };
-    let request = match parse_request(&body) {
+    let parsed = match parse_request(&body) {
         Ok(r) => r,
         Err(e) => return bad(e),
     };
-    if let Kind::Board = kind {
-        return Json(geometry(&request)).into_response();
+    if kind == Kind::Board {
+        return Json(geometry(&parsed)).into_response();
     }
     let received = Instant::now();
-    let Ok(permit) = tokio::time::timeout(QUEUE_WAIT, shared.permits.acquire()).await else {
-        return (
-            StatusCode::SERVICE_UNAVAILABLE,
-            Json(json!({"error": "the server is busy; try again shortly"})),
-        )
-            .into_response();
-    };
-    let budget = request.timeout.map_or(shared.budget, |t| {
-        Duration::from_secs_f64(t).min(shared.budget)
+    let cancel = CancelOnDrop(Arc::new(AtomicBool::new(false)));
+    // Larger timeouts than the server's budget are cut to it.
+    let budget = parsed.timeout.map_or(shared.budget, |t| {
+        shared
+            .budget
+            .min(Duration::from_secs_f64(t.min(shared.budget.as_secs_f64())))
     });
-    let answer = tokio::task::spawn_blocking(move || run(kind, &request, budget)).await;
-    drop(permit);
+    let parsed = Arc::new(parsed);
+    // The fast lane's slices, while the request is undecided and has budget left; then the
+    // rest of the budget in the slow lane.
+    let mut spent = Duration::ZERO;
+    let mut answer = Ok((Value::Null, true));
+    for (rank, slice) in FAST_SLICES.iter().enumerate() {
+        let slice = (*slice).min(budget - spent);
+        answer = lane_run(&shared, Some(rank as u32), kind, &parsed, slice, &cancel.0).await;
+        spent += slice;
+        if !matches!(answer, Ok((_, true))) || spent >= budget {
+            break;
+        }
+    }
+    if matches!(answer, Ok((_, true))) && budget > spent {
+        answer = lane_run(&shared, None, kind, &parsed, budget - spent, &cancel.0).await;
+    }
     match answer {
-        Ok(Ok(mut v)) => {
+        Ok((mut v, _)) => {
             v["server_millis"] = json!(received.elapsed().as_millis() as u64);
             Json(v).into_response()
         }
-        Ok(Err(e)) => bad(format!("{e:#}")),
-        Err(_) => (
-            StatusCode::INTERNAL_SERVER_ERROR,
-            Json(json!({"error": "internal error: the solver task failed"})),
-        )
-            .into_response(),
+        Err(response) => response,
+    }
+}
+
+/// Runs one solver request in the fast lane's slice of rank `rank` (or, for `None`, in the
+/// slow lane), waiting for a permit first.
+async fn lane_run(
+    shared: &Arc<Shared>,
+    rank: Option<u32>,
+    kind: Kind,
+    parsed: &Arc<Parsed>,
+    budget: Duration,
+    cancel: &Arc<AtomicBool>,
+) -> Result<Answer, Response> {
+    let slow = rank.is_none();
+    let lane = if slow { &shared.slow } else { &shared.fast };
+    let Some(permit) = lane.gate.acquire(rank.unwrap_or(0), QUEUE_WAIT).await else {
+        return Err(error(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!(
+                "the server is busy (its {} lane had no free solver for {} s); try again shortly",
+                lane.name,
+                QUEUE_WAIT.as_secs()
+            ),
+        ));
+    };
+    let (shared, parsed, cancel) = (shared.clone(), parsed.clone(), cancel.clone());
+    let answer = tokio::task::spawn_blocking(move || {
+        let lane = if slow { &shared.slow } else { &shared.fast };
+        lane.pool.install(|| run(kind, &parsed, budget, cancel))
+    })
+    .await;
+    drop(permit);
+    match answer {
+        Ok(Ok(answer)) => Ok(answer),
+        Ok(Err(e)) => Err(bad(format!("{e:#}"))),
+        Err(e) if e.is_panic() => {
+            let payload = e.into_panic();
+            Err(panicked(payload))
+        }
+        Err(e) => Err(internal(&format!("the solver task failed: {e}"))),
     }
 }
 
 /// What the page needs to draw and play a board: holes with coordinates, and every jump.
-fn geometry(r: &Request) -> Value {
+fn geometry(r: &Parsed) -> Value {
     let b = &r.board;
     let (rows, cols) = b.dimensions();
     json!({
@@ -290,12 +662,13 @@ fn geometry(r: &Request) -> Value {
     })
 }
 
-/// One solver request, under the budget.
-fn run(kind: Kind, r: &Request, budget: Duration) -> Result<Value> {
+/// One solver request, under the budget; the answer, and whether its time ran out.
+fn run(kind: Kind, r: &Parsed, budget: Duration, cancel: Arc<AtomicBool>) -> Result<Answer> {
     let problem = Problem::new(&r.board, r.start, r.finish)?;
     let limits = Limits {
         max_memory: MAX_MEMORY,
         timeout: Some(budget),
+        cancel: Some(cancel),
         ..Limits::default()
     };
     match kind {
@@ -307,7 +680,7 @@ fn run(kind: Kind, r: &Request, budget: Duration) -> Result<Value> {
                     .first()
                     .map_or(Value::Null, |&j| json!(notation::jump_text(&r.board, j)));
             }
-            Ok(v)
+            Ok((v, report.outcome == Outcome::Undecided(Budget::Time)))
         }
         Kind::Ends => {
             if r.start.is_empty() {
@@ -315,19 +688,130 @@ fn run(kind: Kind, r: &Request, budget: Duration) -> Result<Value> {
             }
             // The budget is for the whole request; ends solves one problem per hole.
             let per_hole =
-                (budget / r.board.hole_count().max(1) as u32).max(Duration::from_millis(20));
+                (budget / r.board.hole_count().max(1) as u32).max(Duration::from_millis(5));
             let limits = Limits {
                 timeout: Some(per_hole),
                 max_memory: MAX_MEMORY / rayon::current_num_threads().max(1),
                 ..limits
             };
             let result = pegsol::ends(&r.board, r.start, &limits);
-            Ok(crate::ends_value(&r.board, r.start, &result)?.0)
+            let ran_out = result
+                .holes
+                .iter()
+                .any(|e| e.outcome == Outcome::Undecided(Budget::Time));
+            Ok((crate::ends_value(&r.board, r.start, &result)?.0, ran_out))
         }
         Kind::Check => {
             let certificate = crate::certificate_of(&problem)?;
-            Ok(crate::check_value(&r.board, r.start, r.finish, certificate.as_ref()).0)
+            Ok((
+                crate::check_value(&r.board, r.start, r.finish, certificate.as_ref()).0,
+                false,
+            ))
         }
-        Kind::Board => Ok(geometry(r)),
+        Kind::Board => Ok((geometry(r), false)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn request_errors_name_what_is_wrong() {
+        let err = |body: &str| parse_request(body.as_bytes()).err().unwrap_or_default();
+        assert!(err(r#"{"board":"english","emtpy":["d4"]}"#).contains("unknown field `emtpy`"));
+        assert!(err(r#"{"emtpy":1}"#).contains("emtpy"));
+        assert!(err(r#"{"empty":[]}"#).contains("\"board\" is missing"));
+        assert!(err("[1, 2]").contains("JSON object"));
+        assert!(err(r#"{"board":"english","timeout":-1}"#).contains("positive"));
+        assert!(err(r#"{"board":"english","timeout":"x"}"#).contains("invalid type"));
+        assert!(err("not json").contains("not JSON"));
+        assert!(err(r#"{"board":"english","empty":"d4,d4"}"#).contains("named twice"));
+        let big = parse_request(br#"{"board":"english","timeout":1e300}"#).unwrap();
+        assert_eq!(big.timeout, Some(1e300));
+    }
+
+    /// Mutation fuzzing of the request parser for a fixed time (`PEGSOL_FUZZ_SECONDS`,
+    /// default 5): valid bodies mutated byte by byte and field by field, and random bytes.
+    /// Every body gets a request or a message, never a panic, and every request it accepts
+    /// is a problem the library accepts.
+    #[test]
+    fn request_parser_for_a_fixed_time() {
+        let seconds = std::env::var("PEGSOL_FUZZ_SECONDS")
+            .ok()
+            .and_then(|s| s.parse::<f64>().ok())
+            .filter(|s| s.is_finite() && *s >= 0.0)
+            .unwrap_or(5.0);
+        let seeds = [
+            r#"{"board": "english"}"#,
+            r#"{"board": "english", "empty": ["d2", "d3"], "finish": ["d4"], "timeout": 2}"#,
+            r#"{"board": "french", "empty": "d4", "finish": "any"}"#,
+            r#"{"board": "triangle5", "finish": "any:2", "timeout": 0.5}"#,
+            r#"{"board": "ooo.\no o\n", "finish": null, "empty": null}"#,
+            r#"{"board": "lattice: triangular\no\noo\n.oo\n", "empty": []}"#,
+            r#"{"board": "rect:3x3", "empty": ["a1"], "finish": ["b2", "c3"]}"#,
+        ];
+        let alphabet: &[u8] =
+            b"{}[]\":,. 0123456789eE+-nulltrueboardemptyfinishtimeoutanyod\\\n\xff";
+        let mut state = 0x0DDB_1A5E_5BAD_5EEDu64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let began = Instant::now();
+        let (mut bodies, mut accepted) = (0u64, 0u64);
+        while began.elapsed().as_secs_f64() < seconds || bodies < 2000 {
+            let mut bytes = seeds[(next() % seeds.len() as u64) as usize]
+                .as_bytes()
+                .to_vec();
+            for _ in 0..next() % 6 {
+                let at = (next() % (bytes.len() as u64 + 1)) as usize;
+                let byte = alphabet[(next() % alphabet.len() as u64) as usize];
+                match next() % 4 {
+                    0 if at < bytes.len() => bytes[at] = byte,
+                    1 => bytes.insert(at, byte),
+                    2 if at < bytes.len() => {
+                        bytes.remove(at);
+                    }
+                    _ => {
+                        let field: &[u8] = match next() % 5 {
+                            0 => br#""timeout": 1e400,"#,
+                            1 => br#""timeout": -0.0,"#,
+                            2 => br#""empty": [1, {"x": []}],"#,
+                            3 => br#""finish": "any:99999999999999999999","#,
+                            _ => br#""emtpy": ["d4"],"#,
+                        };
+                        bytes.splice(
+                            1.min(bytes.len())..1.min(bytes.len()),
+                            field.iter().copied(),
+                        );
+                    }
+                }
+            }
+            if next() % 16 == 0 {
+                bytes = (0..next() % 200).map(|_| next() as u8).collect();
+            }
+            bodies += 1;
+            match parse_request(&bytes) {
+                Ok(r) => {
+                    accepted += 1;
+                    assert!(Problem::new(&r.board, r.start, r.finish).is_ok());
+                    assert!(r.timeout.is_none_or(|t| t.is_finite() && t > 0.0));
+                }
+                Err(e) => assert!(!e.is_empty()),
+            }
+        }
+        println!("{bodies} bodies, {accepted} accepted");
+        assert!(accepted > bodies / 10, "{accepted} of {bodies}");
+    }
+
+    #[test]
+    fn a_panic_is_answered_500_in_json() {
+        let response = panicked(Box::new("boom".to_string()));
+        assert_eq!(response.status(), StatusCode::INTERNAL_SERVER_ERROR);
+        let json = response.headers()[header::CONTENT_TYPE].to_str().unwrap();
+        assert_eq!(json, "application/json");
     }
 }

@@ -768,3 +768,208 @@ fn shortest_single_problems_budgets_and_errors() {
     fails_with(&["shortest", "nosuchboard"], "unknown board");
     fails_with(&["shortest", "triangle5", "--finish", "any:0"], "finish");
 }
+
+/// Runs `pegsol args` in the directory `dir`.
+fn pegsol_in(dir: &std::path::Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_pegsol"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("the binary runs")
+}
+
+#[test]
+fn built_in_names_win_over_files_and_file_errors_are_precise() {
+    let dir = std::env::temp_dir().join(format!("pegsol-names-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("boards")).unwrap();
+    // A file called `english` here is not the English board unless written as a path.
+    std::fs::write(dir.join("english"), "ooo.\n").unwrap();
+    std::fs::write(dir.join("mine"), "ooo.\n").unwrap();
+    let o = pegsol_in(&dir, &["show", "english", "--json"]);
+    assert_eq!(json(&o)["holes"], 33);
+    let o = pegsol_in(&dir, &["show", "./english", "--json"]);
+    assert_eq!(json(&o)["holes"], 4, "{}", stderr(&o));
+    let o = pegsol_in(&dir, &["show", "mine"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("write ./mine"), "{}", stderr(&o));
+    let o = pegsol_in(&dir, &["show", "boards/"]);
+    assert!(stderr(&o).contains("is a directory"), "{}", stderr(&o));
+    fails_with(&["show", "/dev/null"], "no holes");
+    fails_with(
+        &["show", "./no-such-file.txt"],
+        "cannot read board file ./no-such-file.txt",
+    );
+    fails_with(&["show", "nosuchboard"], "unknown board \"nosuchboard\"");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn precise_messages_for_jumps_repeats_and_headers() {
+    fails_with(&["replay", "english", "d2-d3"], "d3 is next to d2");
+    fails_with(&["replay", "english", "d2-f4"], "not two holes apart");
+    fails_with(
+        &["solve", "english", "--empty", "d4,d4"],
+        "hole d4 is named twice",
+    );
+    fails_with(&["solve", "english", "--finish", "d4 d4"], "named twice");
+    let twice = temp_board(
+        "twice.txt",
+        "lattice: diagonal\nlattice: orthogonal\nooo.\n",
+    );
+    fails_with(
+        &["show", twice.to_str().unwrap()],
+        "a second 'lattice:' header",
+    );
+}
+
+#[test]
+fn a_drawing_that_cannot_be_written_does_not_lose_the_answer() {
+    let o = pegsol(&["solve", "english", "--svg", "/no/such/dir/s.svg"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stdout(&o).contains("solved: 31 jumps"), "{}", stdout(&o));
+    assert!(
+        stderr(&o).contains("only the drawing is missing"),
+        "{}",
+        stderr(&o)
+    );
+    let o = pegsol(&["solve", "english", "--json", "--svg", "/no/such/dir/s.svg"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(json(&o)["status"], "solved");
+}
+
+#[test]
+fn budgets_hold_from_the_first_step_on_any_box() {
+    // Four holes at the corners of a 4096 x 4096 box, and 64 holes spread over one.
+    let mut rows = vec![String::new(); 4096];
+    rows[0] = format!("oo.{}o", " ".repeat(4090));
+    rows[4095] = format!("o{}.", " ".repeat(4094));
+    let corners = temp_board("corners.txt", &(rows.join("\n") + "\n"));
+    let mut grid = vec![String::new(); 4096];
+    for k in 0..64usize {
+        let (r, c) = ((k * 2654435761) % 4096, (k * 40503) % 4096);
+        let line = &mut grid[r];
+        if line.len() <= c {
+            line.push_str(&" ".repeat(c - line.len()));
+            line.push(if k == 0 { '.' } else { 'o' });
+        }
+    }
+    let spread = temp_board("spread.txt", &(grid.join("\n") + "\n"));
+    let corners = corners.to_str().unwrap();
+    let spread = spread.to_str().unwrap();
+    for args in [
+        vec!["solve", corners, "--finish", "any", "--timeout", "1"],
+        vec!["solve", spread, "--finish", "any", "--timeout", "1"],
+        vec!["ends", corners, "--timeout", "1"],
+        vec!["check", spread, "--finish", "any"],
+        vec!["show", spread],
+        vec!["count", corners, "--finish", "any", "--timeout", "1"],
+        vec!["solve", "wiegleb", "--timeout", "1"],
+        vec![
+            "solve",
+            "diamond",
+            "--empty",
+            "e3",
+            "--finish",
+            "any",
+            "--timeout",
+            "1",
+        ],
+    ] {
+        let began = std::time::Instant::now();
+        let o = pegsol(&args);
+        let took = began.elapsed();
+        assert!(
+            o.status.code().is_some_and(|c| c <= 3),
+            "{args:?}: {}",
+            stderr(&o)
+        );
+        assert!(
+            took < std::time::Duration::from_secs(2),
+            "{args:?} took {took:?}"
+        );
+    }
+    // The drawings are of the holes, not the box: `show` draws the board and each class
+    // set, each in at most 3 lines per hole, not 4096.
+    let drawn = stdout(&pegsol(&["show", spread]));
+    assert!(
+        drawn.lines().count() < 66 * 200,
+        "{} lines",
+        drawn.lines().count()
+    );
+}
+
+#[test]
+fn line_json_streams_a_long_configuration() {
+    let cells: String = (0..200_000u64)
+        .map(|i| if (i * 2654435761) % 7 < 4 { '1' } else { '0' })
+        .collect();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pegsol"))
+        .args(["line", "-", "--json"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(cells.as_bytes())
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    let v = json(&o);
+    let cells: Vec<bool> = cells.bytes().map(|b| b == b'1').collect();
+    let jumps: Vec<(usize, usize)> = v["jumps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|j| {
+            let (a, b) = j.as_str().unwrap().split_once('-').unwrap();
+            (a.parse().unwrap(), b.parse().unwrap())
+        })
+        .collect();
+    let left = pegsol::one_dimensional::replay_line(&cells, &jumps).unwrap();
+    assert_eq!(v["min_pegs"].as_u64(), Some(left as u64));
+    assert_eq!(v["pieces"].as_array().unwrap().len(), left);
+}
+
+#[test]
+fn scratch_files_go_on_sigterm_and_stale_ones_at_the_next_start() {
+    let dir = std::env::temp_dir().join(format!("pegsol-sigterm-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let spill = dir.to_str().unwrap();
+    let child = Command::new(env!("CARGO_BIN_EXE_pegsol"))
+        .args(["count", "french", "--max-memory", "200", "--spill", spill])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let began = std::time::Instant::now();
+    while std::fs::read_dir(&dir).unwrap().count() == 0 {
+        assert!(began.elapsed().as_secs() < 60, "the count never spilled");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let killed = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(130));
+    assert!(stderr(&o).contains("scratch director"), "{}", stderr(&o));
+    assert_eq!(
+        std::fs::read_dir(&dir).unwrap().count(),
+        0,
+        "scratch left behind"
+    );
+    // A directory left by a process that no longer runs goes at the next count's start.
+    let stale = dir.join(format!("{}4999999-1", pegsol::count::SCRATCH_PREFIX));
+    std::fs::create_dir_all(&stale).unwrap();
+    let o = pegsol(&["count", "triangle5", "--spill", spill]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(
+        !stale.exists(),
+        "the stale scratch directory is still there"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

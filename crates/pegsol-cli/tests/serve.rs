@@ -234,3 +234,212 @@ fn load_many_concurrent_solves_without_failures() {
     assert_eq!(latencies.len(), 96);
     assert!(wall < Duration::from_secs(120));
 }
+
+/// The server's resident memory, from /proc (Linux), in MB.
+fn rss_mb(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    line.split_whitespace()
+        .nth(1)?
+        .parse::<u64>()
+        .ok()
+        .map(|kb| kb / 1024)
+}
+
+/// 200 clients playing at once for 20 s, one in ten asking for hints on the 45-hole board
+/// (which the budget may not decide), the others for English solves, each pausing 0.5 to
+/// 1.5 s between requests like a player: the cheap requests must stay fast (p95 under
+/// 250 ms) and never be refused, and the server's memory must stay bounded.
+#[test]
+fn cheap_requests_stay_fast_while_expensive_ones_queue() {
+    let server = Server::start("5");
+    let pid = server.child.id();
+    let english = [
+        r#"{"board": "english"}"#,
+        r#"{"board": "english", "empty": ["d2", "d3"], "finish": ["d4"]}"#,
+        r#"{"board": "english", "empty": ["f4", "e4"], "finish": ["d4"]}"#,
+        r#"{"board": "english", "finish": ["d1"]}"#,
+    ];
+    let wiegleb = r#"{"board": "wiegleb", "finish": "any"}"#;
+    let run_for = Duration::from_secs(20);
+    let started = Instant::now();
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let (results, peak_mb) = std::thread::scope(|scope| {
+        let watcher = scope.spawn(|| {
+            let mut peak = 0;
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                peak = peak.max(rss_mb(pid).unwrap_or(0));
+                std::thread::sleep(Duration::from_millis(200));
+            }
+            peak
+        });
+        let clients: Vec<_> = (0..200u64)
+            .map(|c| {
+                let server = &server;
+                scope.spawn(move || {
+                    let mut seed = 0x9E37_79B9_7F4A_7C15u64 ^ (c << 17);
+                    let mut next = move || {
+                        seed ^= seed << 13;
+                        seed ^= seed >> 7;
+                        seed ^= seed << 17;
+                        seed
+                    };
+                    // Spread the first requests over a second.
+                    std::thread::sleep(Duration::from_millis(next() % 1000));
+                    let mut out = Vec::new();
+                    while started.elapsed() < run_for {
+                        let hard = c % 10 == 0;
+                        let pick = (next() % 4) as usize;
+                        let (path, body) = if hard {
+                            ("/api/hint", wiegleb)
+                        } else {
+                            ("/api/solve", english[pick])
+                        };
+                        let sent = Instant::now();
+                        let (status, _) = server.request("POST", path, body.as_bytes());
+                        out.push((hard, status, sent.elapsed(), pick));
+                        std::thread::sleep(Duration::from_millis(500 + next() % 1000));
+                    }
+                    out
+                })
+            })
+            .collect();
+        let results: Vec<(bool, u16, Duration, usize)> = clients
+            .into_iter()
+            .flat_map(|h| h.join().unwrap())
+            .collect();
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        (results, watcher.join().unwrap())
+    });
+    let mut cheap: Vec<Duration> = results.iter().filter(|r| !r.0).map(|r| r.2).collect();
+    cheap.sort();
+    let pct = |v: &[Duration], p: usize| v[(v.len() * p / 100).min(v.len() - 1)];
+    for k in 0..4 {
+        let mut of: Vec<Duration> = results
+            .iter()
+            .filter(|r| !r.0 && r.3 == k)
+            .map(|r| r.2)
+            .collect();
+        of.sort();
+        println!(
+            "body {k}: {} requests, p50 {:?} p95 {:?}",
+            of.len(),
+            pct(&of, 50),
+            pct(&of, 95)
+        );
+    }
+    let refused = results.iter().filter(|r| !r.0 && r.1 != 200).count();
+    let hard = results.iter().filter(|r| r.0).count();
+    let hard_ok = results.iter().filter(|r| r.0 && r.1 == 200).count();
+    println!(
+        "load: {} cheap requests, p50 {:.1} ms, p95 {:.1} ms, max {:.1} ms, {} not 200; {} hard requests, {} answered 200; server peak {} MB",
+        cheap.len(),
+        pct(&cheap, 50).as_secs_f64() * 1e3,
+        pct(&cheap, 95).as_secs_f64() * 1e3,
+        cheap.last().unwrap().as_secs_f64() * 1e3,
+        refused,
+        hard,
+        hard_ok,
+        peak_mb
+    );
+    assert_eq!(refused, 0, "a cheap request was refused");
+    assert!(cheap.len() > 2000, "{} cheap requests", cheap.len());
+    assert!(pct(&cheap, 95) < Duration::from_millis(250));
+    assert!(peak_mb < 2048, "server peak {peak_mb} MB");
+}
+
+/// The server's CPU seconds so far, from /proc (Linux).
+fn cpu_seconds(pid: u32) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    // Fields after the command name (which is in parentheses): utime is the 12th, stime 13th.
+    let rest = stat.rsplit_once(')').unwrap().1;
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    (f[11].parse::<f64>().unwrap() + f[12].parse::<f64>().unwrap()) / 100.0
+}
+
+#[test]
+fn every_error_is_json_and_numbers_are_checked() {
+    let server = Server::start("2");
+    // A timeout past the budget is cut to it (it once panicked the handler).
+    let (status, v) = server.post("/api/solve", r#"{"board": "english", "timeout": 1e20}"#);
+    assert_eq!((status, &v["status"]), (200, &Value::from("solved")), "{v}");
+    let (status, v) = server.post("/api/solve", r#"{"board": "english", "emtpy": ["d4"]}"#);
+    assert_eq!(status, 400);
+    assert!(
+        v["error"]
+            .as_str()
+            .unwrap()
+            .contains("unknown field `emtpy`"),
+        "{v}"
+    );
+    for (method, path, code) in [
+        ("GET", "/nothing", 404),
+        ("GET", "/api/solve", 405),
+        ("DELETE", "/", 405),
+    ] {
+        let (status, body) = server.request(method, path, b"");
+        assert_eq!(status, code, "{method} {path}");
+        let v: Value = serde_json::from_str(&body).unwrap_or_else(|e| panic!("{body}: {e}"));
+        assert!(v["error"].is_string(), "{body}");
+    }
+    let head = format!(
+        "POST /api/solve HTTP/1.1\r\nHost: x\r\nX-Big: {}\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{{}}",
+        "y".repeat(20_000)
+    );
+    let mut s = TcpStream::connect(&server.addr).unwrap();
+    s.write_all(head.as_bytes()).unwrap();
+    let mut raw = String::new();
+    let _ = s.read_to_string(&mut raw);
+    assert!(raw.starts_with("HTTP/1.1 431"), "{raw}");
+    assert!(raw.contains("\"error\""), "{raw}");
+}
+
+#[test]
+fn slow_and_idle_clients_are_cut_off() {
+    let server = Server::start("2");
+    // Idle: connected, sending nothing. Closed after the 10 s head timeout.
+    let began = Instant::now();
+    let mut idle = TcpStream::connect(&server.addr).unwrap();
+    idle.set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    let mut buf = [0u8; 64];
+    assert_eq!(idle.read(&mut buf).unwrap_or(0), 0);
+    let waited = began.elapsed();
+    assert!(
+        waited >= Duration::from_secs(9) && waited < Duration::from_secs(20),
+        "{waited:?}"
+    );
+    // A body that never finishes: 408 with a JSON message.
+    let mut slow = TcpStream::connect(&server.addr).unwrap();
+    slow.set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    slow.write_all(b"POST /api/solve HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"board\"")
+        .unwrap();
+    let mut raw = String::new();
+    let _ = slow.read_to_string(&mut raw);
+    assert!(raw.starts_with("HTTP/1.1 408"), "{raw}");
+    assert!(raw.contains("did not arrive"), "{raw}");
+}
+
+#[test]
+fn a_request_whose_client_leaves_is_cancelled() {
+    let server = Server::start("30");
+    let pid = server.child.id();
+    let body = r#"{"board": "wiegleb"}"#;
+    let mut s = TcpStream::connect(&server.addr).unwrap();
+    write!(
+        s,
+        "POST /api/solve HTTP/1.1\r\nHost: x\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    let busy = cpu_seconds(pid);
+    assert!(busy > 0.5, "the search was running ({busy} s of CPU)");
+    drop(s);
+    std::thread::sleep(Duration::from_millis(500));
+    let after = cpu_seconds(pid);
+    std::thread::sleep(Duration::from_secs(2));
+    let idle = cpu_seconds(pid) - after;
+    assert!(idle < 0.2, "{idle} s of CPU after the client left");
+}

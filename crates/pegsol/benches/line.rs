@@ -1,11 +1,12 @@
-//! Benchmark: one-dimensional solitaire is linear. Times `solve_line` (minimum, partition and
-//! jumps) on random strings of 10^6 and 10^7 cells and reports the time ratio (10 for linear).
-//! Run with `cargo bench -p pegsol --bench line`. The answers are checked: the jumps replay to
-//! exactly the minimum.
+//! Benchmark: one-dimensional solitaire is linear. Times the CLI's path on random strings of
+//! 10^6 and 10^7 cells: the partition (`LinePlan::new`), then every jump made into the
+//! independent replay (`LinePlan::jumps` into a `LineReplay`), and reports the time ratio (10
+//! for linear). Run with `cargo bench -p pegsol --bench line`. The answers are checked: the
+//! jumps replay to exactly the minimum.
 
 use std::time::{Duration, Instant};
 
-use pegsol::one_dimensional::{replay_line, solve_line};
+use pegsol::one_dimensional::{LinePlan, LineReplay};
 
 fn random_cells(n: usize, mut state: u64) -> Vec<bool> {
     (0..n)
@@ -23,10 +24,12 @@ fn time(cells: &[bool], runs: usize) -> (Duration, usize) {
     let mut min = 0;
     for _ in 0..runs {
         let began = Instant::now();
-        let s = solve_line(cells, true);
+        let plan = LinePlan::new(cells);
+        let mut replay = LineReplay::new(cells);
+        plan.jumps(cells, |f, t| replay.play(f, t).expect("a legal jump"));
         times.push(began.elapsed());
-        assert_eq!(replay_line(cells, &s.jumps), Ok(s.min_pegs));
-        min = s.min_pegs;
+        assert_eq!(replay.pegs(), plan.min_pegs());
+        min = plan.min_pegs();
     }
     times.sort();
     (times[runs / 2], min)

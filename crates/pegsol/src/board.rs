@@ -11,7 +11,7 @@ use crate::lattice::Lattice;
 use crate::notation;
 use crate::symmetry::Symmetries;
 
-/// The largest picture side the parser accepts, to keep the coordinate index small.
+/// The largest picture side the parser accepts, so that labels stay short.
 const MAX_SIDE: usize = 4096;
 
 /// A peg solitaire board: holes at integer coordinates on a lattice.
@@ -19,14 +19,22 @@ const MAX_SIDE: usize = 4096;
 /// Holes are numbered row-major (top to bottom, left to right), so hole indices, bit order and
 /// reading order agree. A board is built only by [`Board::new`], [`Board::parse`] or
 /// [`Board::builtin`], which check it; everything else is derived from it and immutable.
+///
+/// Nothing about a board costs more than its holes and jumps: holes are found by binary search
+/// over their sorted coordinates, and whatever works on a grid (pagoda products, drawings)
+/// uses the *compact* coordinates, in which every run of empty rows or columns is shrunk to
+/// one. No jump crosses an empty row or column, so jumps keep their lines there.
 #[derive(Clone)]
 pub struct Board {
     name: String,
     lattice: Lattice,
     rows: usize,
     cols: usize,
+    /// Sorted row-major, so that hole `i` is `coords[i]` and [`Board::hole_at`] can search.
     coords: Vec<(usize, usize)>,
-    index: Vec<u8>,
+    compact: Vec<(usize, usize)>,
+    compact_rows: Vec<GridLine>,
+    compact_cols: Vec<GridLine>,
     holes: Bits,
     start: Option<Bits>,
     jumps: Vec<Jump>,
@@ -34,7 +42,43 @@ pub struct Board {
     classes: Classes,
 }
 
-const NO_HOLE: u8 = u8::MAX;
+/// One row or column of the compact grid: a line of the bounding box, or a run of at least
+/// two empty ones shrunk to one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GridLine {
+    /// This line of the bounding box (0-based).
+    At(usize),
+    /// The empty lines `first..=last` (at least two), shown as one.
+    Gap {
+        /// The first line of the run.
+        first: usize,
+        /// The last line of the run.
+        last: usize,
+    },
+}
+
+/// The compact lines over the lines in `used` (sorted, distinct), and where each used line
+/// went: a gap of one empty line stays as it is, a longer one becomes one [`GridLine::Gap`].
+fn compact_axis(used: &[usize]) -> (Vec<GridLine>, Vec<usize>) {
+    let mut lines = Vec::with_capacity(2 * used.len());
+    let mut place = Vec::with_capacity(used.len());
+    for (i, &u) in used.iter().enumerate() {
+        if i > 0 {
+            let prev = used[i - 1];
+            match u - prev {
+                1 => {}
+                2 => lines.push(GridLine::At(prev + 1)),
+                _ => lines.push(GridLine::Gap {
+                    first: prev + 1,
+                    last: u - 1,
+                }),
+            }
+        }
+        place.push(lines.len());
+        lines.push(GridLine::At(u));
+    }
+    (lines, place)
+}
 
 impl Board {
     /// Builds a board from hole coordinates `(row, col)` on `lattice`, with an optional
@@ -71,10 +115,22 @@ impl Board {
         for c in &mut coords {
             *c = (c.0 - r0, c.1 - c0);
         }
-        let mut index = vec![NO_HOLE; rows * cols];
-        for (i, &(r, c)) in coords.iter().enumerate() {
-            index[r * cols + c] = i as u8;
-        }
+        let axis = |pick: fn(&(usize, usize)) -> usize| {
+            let mut used: Vec<usize> = coords.iter().map(pick).collect();
+            used.sort_unstable();
+            used.dedup();
+            let (lines, place) = compact_axis(&used);
+            (used, lines, place)
+        };
+        let (used_rows, compact_rows, row_place) = axis(|c| c.0);
+        let (used_cols, compact_cols, col_place) = axis(|c| c.1);
+        let at = |used: &[usize], place: &[usize], x: usize| {
+            place[used.binary_search(&x).unwrap_or_default()]
+        };
+        let compact = coords
+            .iter()
+            .map(|&(r, c)| (at(&used_rows, &row_place, r), at(&used_cols, &col_place, c)))
+            .collect();
         let n = coords.len();
         let mut board = Board {
             name: name.to_string(),
@@ -82,7 +138,9 @@ impl Board {
             rows,
             cols,
             coords,
-            index,
+            compact,
+            compact_rows,
+            compact_cols,
             holes: Bits::first(n),
             start: None,
             jumps: Vec::new(),
@@ -135,6 +193,7 @@ impl Board {
     /// ```
     pub fn parse(name: &str, text: &str) -> Result<Board> {
         let mut lattice = Lattice::Orthogonal;
+        let mut lattice_line: Option<usize> = None;
         let mut cells: Vec<(usize, usize, bool, usize)> = Vec::new(); // line, char col, peg, 1-based col
         let mut seen_cells = false;
         for (l, raw) in text.lines().enumerate() {
@@ -147,7 +206,14 @@ impl Board {
                 let (key, value) = trimmed.split_once(':').unwrap_or_default();
                 match (key.trim(), value.parse::<Lattice>()) {
                     ("lattice", Ok(lat)) => {
+                        if let Some(first) = lattice_line {
+                            return Err(Error::RepeatedHeader {
+                                line: l + 1,
+                                first: first + 1,
+                            });
+                        }
                         lattice = lat;
+                        lattice_line = Some(l);
                         continue;
                     }
                     _ => {
@@ -327,13 +393,25 @@ impl Board {
     /// The hole at `(row, col)`, if there is one.
     #[must_use]
     pub fn hole_at(&self, row: i64, col: i64) -> Option<Hole> {
-        if row < 0 || col < 0 || row as usize >= self.rows || col as usize >= self.cols {
+        if row < 0 || col < 0 {
             return None;
         }
-        match self.index[row as usize * self.cols + col as usize] {
-            NO_HOLE => None,
-            i => Hole::new(i as usize),
-        }
+        let at = (row as usize, col as usize);
+        self.coords.binary_search(&at).ok().and_then(Hole::new)
+    }
+
+    /// `(row, col)` of a hole on the compact grid (see [`Board`]): the bounding box with every
+    /// run of empty rows or columns shrunk to one. The three holes of a jump lie on one lattice
+    /// line there too.
+    #[must_use]
+    pub fn compact_coords(&self, hole: Hole) -> (usize, usize) {
+        self.compact[hole.index()]
+    }
+
+    /// The rows and the columns of the compact grid, top to bottom and left to right.
+    #[must_use]
+    pub fn compact_lines(&self) -> (&[GridLine], &[GridLine]) {
+        (&self.compact_rows, &self.compact_cols)
     }
 
     /// The conventional starting position (pegs), if the board has one.
@@ -377,13 +455,18 @@ impl Board {
             })
     }
 
-    /// A set of holes from labels separated by commas or spaces, e.g. `"d4, c4"`.
+    /// A set of holes from labels separated by commas or spaces, e.g. `"d4, c4"`. A hole
+    /// named twice is an error (it is most likely a typo for another hole).
     pub fn hole_set(&self, labels: &str) -> Result<Bits> {
-        labels
-            .split([',', ' '])
-            .filter(|s| !s.is_empty())
-            .map(|s| self.hole(s))
-            .collect()
+        let mut set = Bits::EMPTY;
+        for text in labels.split([',', ' ']).filter(|s| !s.is_empty()) {
+            let h = self.hole(text)?;
+            if set.contains(h) {
+                return Err(Error::RepeatedHole(self.label(h)));
+            }
+            set = set.with(h);
+        }
+        Ok(set)
     }
 
     /// Labels of a set of holes, in hole order.
@@ -415,56 +498,70 @@ impl Board {
     }
 
     /// Draws the board with a text per hole (weights, say), right-aligned in columns as wide
-    /// as the widest text or column name, rows and columns labelled.
+    /// as the widest text or column name, rows and columns labelled. The drawing is of the
+    /// compact grid: a run of two or more empty rows is one row labelled `:`, and a run of
+    /// empty columns one column headed `:`, so it costs the holes, not the bounding box.
     pub fn draw_cells(&self, mut cell: impl FnMut(Hole) -> String) -> String {
-        let texts: Vec<Option<String>> = (0..self.rows * self.cols)
-            .map(|i| {
-                self.hole_at((i / self.cols) as i64, (i % self.cols) as i64)
-                    .map(&mut cell)
-            })
-            .collect();
+        let (rows, cols) = (self.compact_rows.len(), self.compact_cols.len());
+        let mut texts: Vec<Option<String>> = vec![None; rows * cols];
+        for h in self.holes.iter() {
+            let (r, c) = self.compact_coords(h);
+            texts[r * cols + c] = Some(cell(h));
+        }
+        let name = |line: &GridLine| match *line {
+            GridLine::At(c) => notation::column_name(c),
+            GridLine::Gap { .. } => ":".to_string(),
+        };
+        let number = |line: &GridLine| match *line {
+            GridLine::At(r) => (r + 1).to_string(),
+            GridLine::Gap { .. } => ":".to_string(),
+        };
         let width = texts
             .iter()
             .flatten()
             .map(String::len)
-            .chain((0..self.cols).map(|c| notation::column_name(c).len()))
+            .chain(self.compact_cols.iter().map(|c| name(c).len()))
             .max()
             .unwrap_or(1);
         let label = self.rows.to_string().len();
         let mut out = " ".repeat(label + 1);
-        for c in 0..self.cols {
-            out.push_str(&format!("{:>width$} ", notation::column_name(c)));
+        for c in &self.compact_cols {
+            out.push_str(&format!("{:>width$} ", name(c)));
         }
         out = out.trim_end().to_string();
         out.push('\n');
-        for r in 0..self.rows {
-            let mut line = format!("{:>label$} ", r + 1);
-            for text in &texts[r * self.cols..(r + 1) * self.cols] {
-                line.push_str(&format!("{:>width$} ", text.as_deref().unwrap_or("")));
+        for (r, line) in self.compact_rows.iter().enumerate() {
+            let mut text = format!("{:>label$} ", number(line));
+            for t in &texts[r * cols..(r + 1) * cols] {
+                text.push_str(&format!("{:>width$} ", t.as_deref().unwrap_or("")));
             }
-            out.push_str(line.trim_end());
+            out.push_str(text.trim_end());
             out.push('\n');
         }
         out
     }
 
     /// The board as a picture in its own file format (`o` pegs, `.` holes), with `pegs`.
+    /// Exact, so it costs the rows of the bounding box and its filled columns.
     #[must_use]
     pub fn to_picture(&self, pegs: Bits) -> String {
         let mut out = String::new();
         if self.lattice != Lattice::Orthogonal {
             out.push_str(&format!("lattice: {}\n", self.lattice));
         }
+        let mut holes = self.holes.iter().peekable();
         for r in 0..self.rows {
-            let mut line = String::new();
-            for c in 0..self.cols {
-                line.push(match self.hole_at(r as i64, c as i64) {
-                    Some(h) if pegs.contains(h) => 'o',
-                    Some(_) => '.',
-                    None => ' ',
-                });
+            let mut col = 0;
+            while let Some(&h) = holes.peek() {
+                let (hr, hc) = self.coords(h);
+                if hr != r {
+                    break;
+                }
+                out.extend(std::iter::repeat_n(' ', hc - col));
+                out.push(if pegs.contains(h) { 'o' } else { '.' });
+                col = hc + 1;
+                holes.next();
             }
-            out.push_str(line.trim_end());
             out.push('\n');
         }
         out

@@ -32,6 +32,7 @@ use crate::layout::Layout;
 use crate::pagoda::Pagoda;
 use crate::search::Problem;
 use crate::spill;
+pub use crate::spill::{remove_scratch_of, SCRATCH_PREFIX};
 use crate::symmetry::{Canonicalizer, WIDE};
 
 /// Figures for one jump level.
@@ -244,6 +245,10 @@ pub fn count_with(
     options: &CountOptions,
     progress: &(dyn Fn(&Level) + Sync),
 ) -> Result<Count, CountError> {
+    if let Some(dir) = &options.spill {
+        // Scratch that a killed count left behind goes before this one adds its own.
+        spill::remove_stale_scratch(dir);
+    }
     let space = if options.fold {
         Space::folded(problem, options.grid)
     } else {

@@ -37,6 +37,17 @@ pub enum Error {
         /// The text of the line.
         text: String,
     },
+    /// A second `lattice:` header.
+    #[error("line {line}: a second 'lattice:' header (the first is on line {first}); keep one")]
+    RepeatedHeader {
+        /// 1-based line of the second header.
+        line: usize,
+        /// 1-based line of the first.
+        first: usize,
+    },
+    /// A hole named twice in one list of labels.
+    #[error("hole {0} is named twice; name each hole once")]
+    RepeatedHole(String),
     /// A board picture too wide or tall to index.
     #[error("the board picture is {rows}x{cols}; at most 4096 rows and 4096 columns are allowed")]
     BoardTooLarge {
@@ -68,6 +79,16 @@ pub enum Error {
     /// A jump in notation that cannot be read.
     #[error("bad jump {0:?}: write it as from-to, e.g. d2-d4")]
     BadJump(String),
+    /// Two holes written as a jump that no jump of the board joins.
+    #[error("{jump:?} is not a jump on the board {board}: {why}")]
+    NotAJump {
+        /// The jump as written.
+        jump: String,
+        /// The board's name.
+        board: String,
+        /// What is wrong, e.g. that the holes are not two apart on a line.
+        why: String,
+    },
     /// A jump that is not legal where it is played.
     #[error("jump {number} ({jump}) is illegal: {why}")]
     IllegalJump {

@@ -52,13 +52,13 @@ mod symmetry;
 mod testing;
 
 pub use bitset::{Bits, BitsIter, Hole, MAX_HOLES};
-pub use board::{Board, Position};
+pub use board::{Board, GridLine, Position};
 pub use classes::{Class, Classes};
 pub use ends::{ends, ends_with_progress, EndHole, Ends};
 pub use error::{Error, Result};
 pub use jumps::{Jump, JumpTable};
 pub use lattice::Lattice;
-pub use pagoda::Pagoda;
+pub use pagoda::{Pagoda, MAX_WEIGHT};
 pub use replay::replay;
 pub use search::{
     solve, solve_with_progress, Budget, Finish, Limits, Outcome, Problem, Reason, Report, Stats,

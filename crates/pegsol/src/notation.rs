@@ -59,17 +59,54 @@ pub fn jump_text(board: &Board, jump: Jump) -> String {
 
 /// Reads one jump `from-to` on `board`; the jumped hole is the one between.
 pub fn parse_jump(board: &Board, text: &str) -> Result<Jump> {
-    let (a, b) = text
-        .trim()
+    let written = text.trim();
+    let (a, b) = written
         .split_once('-')
-        .ok_or_else(|| Error::BadJump(text.trim().to_string()))?;
+        .ok_or_else(|| Error::BadJump(written.to_string()))?;
     let (from, to) = (board.hole(a)?, board.hole(b)?);
-    board
+    if let Some(j) = board
         .jumps()
         .iter()
         .copied()
         .find(|j| j.from() == from && j.to() == to)
-        .ok_or_else(|| Error::BadJump(text.trim().to_string()))
+    {
+        return Ok(j);
+    }
+    let ((fr, fc), (tr, tc)) = (board.coords(from), board.coords(to));
+    let (dr, dc) = (tr as i64 - fr as i64, tc as i64 - fc as i64);
+    let step = board.lattice().directions().iter().find(|&&(r, c)| {
+        (2 * r as i64, 2 * c as i64) == (dr, dc) || (r as i64, c as i64) == (dr, dc)
+    });
+    let why = match step {
+        _ if from == to => "a jump ends on another hole than it starts".to_string(),
+        Some(&(r, c)) if (r as i64, c as i64) == (dr, dc) => format!(
+            "{} is next to {}; a jump goes over the next hole into the one beyond it",
+            board.label(to),
+            board.label(from)
+        ),
+        Some(&(r, c)) => {
+            let over = board.hole_at(fr as i64 + r as i64, fc as i64 + c as i64);
+            match over {
+                None => format!(
+                    "there is no hole between {} and {} to jump over",
+                    board.label(from),
+                    board.label(to)
+                ),
+                Some(_) => "the board has no such jump".to_string(),
+            }
+        }
+        None => format!(
+            "{} and {} are not two holes apart along a line of the {} lattice",
+            board.label(from),
+            board.label(to),
+            board.lattice()
+        ),
+    };
+    Err(Error::NotAJump {
+        jump: written.to_string(),
+        board: board.name().to_string(),
+        why,
+    })
 }
 
 /// Reads a sequence of moves (`d2-d4-f4, c4-e4`) separated by commas or spaces, as jumps.
@@ -155,6 +192,13 @@ mod tests {
         assert_eq!(b.label(js[0].over()), "d3");
         assert_eq!(move_texts(&b, &js), vec!["d2-d4-f4", "b4-d4"]);
         assert!(parse_jumps(&b, "d2-d5").is_err());
+        let next = parse_jumps(&b, "d2-d3").unwrap_err().to_string();
+        assert!(next.contains("d3 is next to d2"), "{next}");
+        let corner = parse_jumps(&b, "c2-a2").unwrap_err().to_string();
+        assert!(corner.contains("no hole \"a2\""), "{corner}");
+        let gap = Board::parse("gap", "o o.\n").unwrap();
+        let missing = parse_jumps(&gap, "a1-c1").unwrap_err().to_string();
+        assert!(missing.contains("no hole between a1 and c1"), "{missing}");
         assert!(parse_jumps(&b, "d2").is_err());
         assert_eq!(jump_text(&b, js[2]), "b4-d4");
     }

@@ -9,20 +9,25 @@ use crate::board::Board;
 use crate::jumps::Jump;
 use crate::lattice::Lattice;
 
-/// Integer hole weights on one board.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// The largest weight a [`Pagoda`] may hold. Totals of up to 2^14 holes, and their
+/// differences, then fit an `i64` exactly, so no total or comparison can wrap.
+pub const MAX_WEIGHT: i64 = 1 << 48;
+
+/// Integer hole weights on one board, each at most [`MAX_WEIGHT`].
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Pagoda {
     weights: Vec<i64>,
 }
 
 impl Pagoda {
     /// Weights by hole index. Checked: `None` if the length is wrong, a weight is negative or
-    /// some jump breaks the pagoda condition (use [`Pagoda::broken_jump`] to find which).
+    /// above [`MAX_WEIGHT`], or some jump breaks the pagoda condition (use
+    /// [`Pagoda::broken_jump`] to find which).
     #[must_use]
     pub fn new(board: &Board, weights: Vec<i64>) -> Option<Pagoda> {
         let p = Pagoda { weights };
         (p.weights.len() == board.hole_count()
-            && p.weights.iter().all(|&w| w >= 0)
+            && p.weights.iter().all(|&w| (0..=MAX_WEIGHT).contains(&w))
             && p.broken_jump(board).is_none())
         .then_some(p)
     }
@@ -34,10 +39,11 @@ impl Pagoda {
     }
 
     /// [`Pagoda::broken_jump`] for raw weights by hole index (missing ones count as 0), so that
-    /// weights can be checked, and the failure named, before a `Pagoda` exists.
+    /// weights can be checked, and the failure named, before a `Pagoda` exists. Checked in
+    /// `i128`, which no sum of two `i64` weights can overflow.
     #[must_use]
     pub fn broken_jump_of(board: &Board, weights: &[i64]) -> Option<Jump> {
-        let w = |h: Hole| weights.get(h.index()).copied().unwrap_or(0);
+        let w = |h: Hole| i128::from(weights.get(h.index()).copied().unwrap_or(0));
         board
             .jumps()
             .iter()
@@ -67,29 +73,33 @@ impl Pagoda {
     ///
     /// On the square lattice the product `f(row) * g(col)` of two valid one-dimensional weight
     /// sequences is valid (a jump along a row scales `g`'s inequality by `f(row) >= 0`, and the
-    /// same for columns). The one-dimensional sequences used are the Fibonacci ramps
-    /// `0, 1, 1, 2, 3, 5, ...` from either edge, the tent `0, 1, 1, 2, 1, 1, 0`-style peaks
-    /// around each line, and constants. Each candidate is checked on the board before use.
+    /// same for columns). Rows and columns are those of the board's compact grid, where jumps
+    /// keep their lines, so the stock costs the holes, not the bounding box. The
+    /// one-dimensional sequences used are the Fibonacci ramps `0, 1, 1, 2, 3, 5, ...` from
+    /// either edge, the peaks around each line that holds a hole, and constants, all capped at
+    /// `fib(30)` (the minimum of a valid non-negative sequence and a constant is valid, and
+    /// the cap keeps every product below [`MAX_WEIGHT`]). Each candidate is checked on the
+    /// board before use.
     #[must_use]
     pub fn stock(board: &Board) -> Vec<Pagoda> {
         if board.lattice() != Lattice::Orthogonal {
             return Vec::new();
         }
-        let (rows, cols) = board.dimensions();
+        let (rows, cols) = board.compact_lines();
+        let holes: Vec<(usize, usize)> = board
+            .holes()
+            .iter()
+            .map(|h| board.compact_coords(h))
+            .collect();
+        let lines_r = one_dimensional(rows.len(), |p| holes.iter().any(|h| h.0 == p));
+        let lines_c = one_dimensional(cols.len(), |p| holes.iter().any(|h| h.1 == p));
         let mut out: Vec<Pagoda> = Vec::new();
-        let lines_r = one_dimensional(rows);
-        let lines_c = one_dimensional(cols);
+        let mut seen = std::collections::HashSet::new();
         for f in &lines_r {
             for g in &lines_c {
-                let weights = (0..board.hole_count())
-                    .filter_map(Hole::new)
-                    .map(|h| {
-                        let (r, c) = board.coords(h);
-                        f[r] * g[c]
-                    })
-                    .collect();
+                let weights = holes.iter().map(|&(r, c)| f[r] * g[c]).collect();
                 if let Some(p) = Pagoda::new(board, weights) {
-                    if !out.contains(&p) && p.weights.iter().any(|&w| w > 0) {
+                    if p.weights.iter().any(|&w| w > 0) && seen.insert(p.clone()) {
                         out.push(p);
                     }
                 }
@@ -198,12 +208,16 @@ fn lcm(a: i64, b: i64) -> Option<i64> {
     (a / gcd(a, b)).checked_mul(b).filter(|&l| l <= 1 << 40)
 }
 
-/// Valid one-dimensional weight sequences of length `n`.
-fn one_dimensional(n: usize) -> Vec<Vec<i64>> {
+/// The cap on one-dimensional weights: `fib(30)`, whose square is below [`MAX_WEIGHT`].
+const CAP: i64 = 832_040;
+
+/// Valid one-dimensional weight sequences of length `n`, with peaks at the positions `peak`
+/// accepts; every weight at most [`CAP`].
+fn one_dimensional(n: usize, peak: impl Fn(usize) -> bool) -> Vec<Vec<i64>> {
     let fib = |k: usize| -> i64 {
         let (mut a, mut b) = (0i64, 1i64);
         for _ in 0..k {
-            (a, b) = (b, a + b);
+            (a, b) = (b, (a + b).min(CAP));
         }
         a
     };
@@ -212,7 +226,7 @@ fn one_dimensional(n: usize) -> Vec<Vec<i64>> {
     out.push((0..n).map(fib).collect());
     out.push((0..n).map(|i| fib(n - 1 - i)).collect());
     // Peaks at each position: weight grows towards position p.
-    for p in 0..n {
+    for p in (0..n).filter(|&p| peak(p)) {
         let seq: Vec<i64> = (0..n)
             .map(|i| {
                 let d = i.abs_diff(p);

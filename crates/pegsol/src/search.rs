@@ -13,6 +13,7 @@
 
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::bitset::{Bits, Hole};
@@ -176,6 +177,19 @@ pub struct Limits {
     pub pagoda: bool,
     /// Canonicalise under the finish's symmetry stabilizer (off only to measure it).
     pub symmetry: bool,
+    /// Set from elsewhere (a server whose client went away) to stop the search; the answer
+    /// is then undecided, as if the time had run out.
+    pub cancel: Option<Arc<AtomicBool>>,
+}
+
+impl Limits {
+    /// Whether the search must stop now: the deadline has passed or the work was cancelled.
+    pub(crate) fn spent(&self, deadline: Option<Instant>) -> bool {
+        self.cancel
+            .as_ref()
+            .is_some_and(|c| c.load(Ordering::Relaxed))
+            || deadline.is_some_and(|d| Instant::now() >= d)
+    }
 }
 
 impl Default for Limits {
@@ -186,6 +200,7 @@ impl Default for Limits {
             race_dual: true,
             pagoda: true,
             symmetry: true,
+            cancel: None,
         }
     }
 }
@@ -323,6 +338,11 @@ pub fn solve_with_progress(
             0,
         );
     }
+    // The budget holds from the first step: set-up (pagoda stock, LP fits) is checked too.
+    let spent = |nodes, dead| finish(Outcome::Undecided(Budget::Time), nodes, dead);
+    if limits.spent(deadline) {
+        return spent(0, 0);
+    }
     let stock = if limits.pagoda {
         Pagoda::stock(board)
     } else {
@@ -369,10 +389,16 @@ pub fn solve_with_progress(
     }
     drop(probe);
     stop.store(false, Ordering::Relaxed);
+    if probed == Err(Budget::Time) && limits.spent(deadline) {
+        return spent(probe_nodes, probe_dead);
+    }
     // A pagoda function fitted to each finish (by LP) refutes it outright or prunes for it.
     let mut fitted: Vec<(Bits, Pagoda)> = Vec::new();
     if limits.pagoda && targets.len() <= 8 {
         for &t in &targets {
+            if limits.spent(deadline) {
+                return spent(probe_nodes, probe_dead);
+            }
             if let Some(p) = Pagoda::fit(board, problem.start, t) {
                 fitted.push((t, p));
             }
@@ -425,7 +451,7 @@ pub fn solve_with_progress(
             board.holes().minus(problem.start),
         );
         let mut functions = stock.clone();
-        if limits.pagoda {
+        if limits.pagoda && !limits.spent(deadline) {
             functions.extend(Pagoda::fit(board, dual_start, dual_target));
         }
         // When the dual is the problem itself (a central game), the second thread would repeat
@@ -516,6 +542,7 @@ struct Dfs<'a> {
     pagoda_start: [i64; MAX_PAGODA],
     pagodas: usize,
     deadline: Option<Instant>,
+    limits: &'a Limits,
     stop: &'a AtomicBool,
     progress: &'a (dyn Fn(&Stats) + Sync),
     began: Instant,
@@ -527,7 +554,7 @@ impl<'a> Dfs<'a> {
         board: &Board,
         dir: &'a Direction,
         orders: usize,
-        limits: &Limits,
+        limits: &'a Limits,
         budget: usize,
         deadline: Option<Instant>,
         stop: &'a AtomicBool,
@@ -578,6 +605,7 @@ impl<'a> Dfs<'a> {
             pagoda_start,
             pagodas: useful.len(),
             deadline,
+            limits,
             stop,
             progress,
             began: Instant::now(),
@@ -670,7 +698,7 @@ impl<'a> Dfs<'a> {
             // The other direction decided; this one's answer no longer matters.
             return Err(Halt::Budget(Budget::Time));
         }
-        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+        if self.limits.spent(self.deadline) {
             return Err(Halt::Budget(Budget::Time));
         }
         if self.nodes >= self.node_limit {

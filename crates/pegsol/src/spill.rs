@@ -40,7 +40,55 @@ const LOW_BYTES: [u64; 9] = {
     m
 };
 
-/// A scratch directory of its own under a user-chosen one, removed when dropped.
+/// What every scratch directory's name starts with; then the owner's process id, a dash and
+/// the time it was made, e.g. `pegsol-count-4242-1733000000000000000`.
+pub const SCRATCH_PREFIX: &str = "pegsol-count-";
+
+/// The process that made a scratch directory called `name`, if it is one.
+fn scratch_owner(name: &str) -> Option<u32> {
+    name.strip_prefix(SCRATCH_PREFIX)?
+        .split('-')
+        .next()?
+        .parse()
+        .ok()
+}
+
+/// Removes the scratch directories under `parent` whose owner `gone` says is gone; how many.
+fn remove_scratch_where(parent: &Path, gone: impl Fn(u32) -> bool) -> usize {
+    let Ok(entries) = std::fs::read_dir(parent) else {
+        return 0;
+    };
+    entries
+        .flatten()
+        .filter(|e| {
+            e.file_name()
+                .to_str()
+                .and_then(scratch_owner)
+                .is_some_and(&gone)
+        })
+        .filter(|e| std::fs::remove_dir_all(e.path()).is_ok())
+        .count()
+}
+
+/// Removes the scratch directories that process `pid` made under `parent` (for a signal
+/// handler: the count is cut short and its files must not stay behind); how many.
+pub fn remove_scratch_of(parent: &Path, pid: u32) -> usize {
+    remove_scratch_where(parent, |owner| owner == pid)
+}
+
+/// Removes the scratch directories under `parent` left by processes that have ended.
+pub(crate) fn remove_stale_scratch(parent: &Path) -> usize {
+    remove_scratch_where(parent, process_gone)
+}
+
+/// Whether process `pid` has ended, as far as this system can tell (never, where it cannot).
+fn process_gone(pid: u32) -> bool {
+    cfg!(target_os = "linux") && !Path::new("/proc").join(pid.to_string()).exists()
+}
+
+/// A scratch directory of its own under a user-chosen one, removed when dropped. Making one
+/// first removes those left under the same parent by processes that have ended (killed
+/// before they could clean up).
 pub(crate) struct SpillDir {
     dir: PathBuf,
     next: usize,
@@ -48,8 +96,9 @@ pub(crate) struct SpillDir {
 
 impl SpillDir {
     pub(crate) fn new(parent: &Path) -> std::io::Result<SpillDir> {
+        remove_stale_scratch(parent);
         let dir = parent.join(format!(
-            "pegsol-count-{}-{}",
+            "{SCRATCH_PREFIX}{}-{}",
             std::process::id(),
             std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
@@ -142,7 +191,7 @@ impl Encoder {
     #[inline]
     fn gap(&mut self, value: u64) -> u64 {
         debug_assert!(value > self.prev || self.records == 0 && self.index.is_empty());
-        if self.records % BLOCK == 0 {
+        if self.records.is_multiple_of(BLOCK) {
             let offset = self.base + self.len as u64;
             self.index.push([value, self.prev, offset]);
         }
@@ -246,7 +295,7 @@ impl Writer {
     /// Records encoded apart, which follow the ones written so far (a whole number of
     /// blocks).
     fn append(&mut self, part: Encoder) -> std::io::Result<()> {
-        debug_assert!(self.enc.records % BLOCK == 0 && part.counts == self.enc.counts);
+        debug_assert!(self.enc.records.is_multiple_of(BLOCK) && part.counts == self.enc.counts);
         self.flush()?;
         let base = self.enc.base;
         self.enc.index.extend(
@@ -825,6 +874,28 @@ mod tests {
         let path = dir.dir.clone();
         drop(dir);
         assert!(!path.exists(), "the scratch directory is removed");
+    }
+
+    #[test]
+    fn scratch_of_ended_processes_is_removed_and_others_kept() {
+        let base = std::env::temp_dir().join(format!("pegsol-stale-test-{}", std::process::id()));
+        std::fs::create_dir_all(&base).unwrap();
+        // A pid above the kernel's largest (2^22) has never run; our own pid is alive.
+        let stale = base.join(format!("{SCRATCH_PREFIX}4999999-1"));
+        let alive = base.join(format!("{SCRATCH_PREFIX}{}-1", std::process::id()));
+        let other = base.join("pegsol-count-notapid");
+        for d in [&stale, &alive, &other] {
+            std::fs::create_dir_all(d).unwrap();
+            std::fs::write(d.join("run-1.bin"), b"x").unwrap();
+        }
+        let dir = SpillDir::new(&base).unwrap();
+        assert_eq!(stale.exists(), !cfg!(target_os = "linux"));
+        assert!(alive.exists() && other.exists() && dir.dir.exists());
+        drop(dir);
+        // What a signal handler does: every directory of this process goes.
+        assert_eq!(remove_scratch_of(&base, std::process::id()), 1);
+        assert!(!alive.exists() && other.exists());
+        std::fs::remove_dir_all(&base).unwrap();
     }
 
     #[test]

@@ -1,0 +1,140 @@
+//! Every answer against brute force, on thousands of random boards of all three lattices,
+//! half of them sparse boards in bounding boxes of side 40 to 130 (where pagoda weights
+//! built from the box once overflowed and refuted solvable problems): `solve`, the
+//! certificates of `check`, the whole-game `count` with and without pagoda pruning, and
+//! `ends`. No wrong answer is allowed.
+
+mod common;
+
+use common::{is_finish, random_case, Oracle, Rng};
+use pegsol::count::{count, count_pruned};
+use pegsol::{Finish, Limits, Outcome, Problem};
+
+#[test]
+fn every_answer_agrees_with_brute_force() {
+    let mut rng = Rng(0x5DEE_CE66_D1CE_4E5B);
+    let (mut solvable, mut impossible, mut sparse, mut refuted) = (0, 0, 0, 0);
+    for case_number in 0..8000 {
+        let case = random_case(&mut rng);
+        let (board, start, finish) = (&case.board, case.start, case.finish);
+        let Ok(problem) = Problem::new(board, start, finish) else {
+            continue;
+        };
+        let oracle = Oracle::new(case.lattice, &case.cells, Some(board));
+        let truth = oracle.truth(start.raw(), |p| is_finish(finish, p));
+        let context = || format!("case {case_number}, finish {finish:?}:\n{}", case.picture);
+        sparse += usize::from(case.sparse);
+        if truth.solvable {
+            solvable += 1;
+        } else {
+            impossible += 1;
+        }
+        // solve: the right verdict; a solution replays (the library replays it too).
+        match pegsol::solve(&problem, &Limits::default()).outcome {
+            Outcome::Solved { jumps, finish: end } => {
+                assert!(
+                    truth.solvable,
+                    "solved an impossible problem: {}",
+                    context()
+                );
+                assert_eq!(pegsol::replay(board, start, &jumps).unwrap(), end);
+                assert!(is_finish(finish, end.raw()), "{}", context());
+            }
+            Outcome::Impossible(reason) => {
+                assert!(
+                    !truth.solvable,
+                    "called impossible ({reason}): {}",
+                    context()
+                );
+            }
+            Outcome::Undecided(b) => panic!("undecided ({b}) on a small board: {}", context()),
+        }
+        // check: a certificate only for an impossible problem, and it rechecks.
+        if let Some(certificate) = pegsol::check::refute(&problem) {
+            assert!(
+                !truth.solvable,
+                "refuted a solvable problem ({}): {}",
+                certificate.kind(),
+                context()
+            );
+            assert!(certificate.verify(&problem), "{}", context());
+            refuted += 1;
+        }
+        // count: every total, and the pruned count's exact parts.
+        let c = count(&problem, 1 << 30, &|_| {}).unwrap();
+        assert_eq!(c.positions(), truth.positions, "positions: {}", context());
+        assert_eq!(c.solutions, truth.solutions, "solutions: {}", context());
+        assert_eq!(c.games, truth.games, "games: {}", context());
+        assert_eq!(c.winning(), truth.winning, "winning: {}", context());
+        let pruned = count_pruned(&problem, 1 << 30, &|_| {}).unwrap();
+        assert_eq!(
+            pruned.solutions,
+            truth.solutions,
+            "pruned solutions: {}",
+            context()
+        );
+        assert_eq!(
+            pruned.winning(),
+            truth.winning,
+            "pruned winning: {}",
+            context()
+        );
+        // ends: each single hole's verdict.
+        if case_number % 10 == 0 {
+            let ends = pegsol::ends(board, start, &Limits::default());
+            for e in &ends.holes {
+                let hole = e.hole.bit().raw();
+                let reachable = oracle.truth(start.raw(), |p| p == hole).solvable;
+                let solved = matches!(e.outcome, Outcome::Solved { .. });
+                assert_eq!(
+                    solved,
+                    reachable,
+                    "ends at {}: {}",
+                    board.label(e.hole),
+                    context()
+                );
+            }
+        }
+    }
+    println!(
+        "{solvable} solvable, {impossible} impossible ({refuted} with a certificate), {sparse} sparse"
+    );
+    assert!(solvable > 800 && impossible > 2000 && sparse > 3000 && refuted > 1000);
+}
+
+#[test]
+fn the_reported_boards_are_answered_rightly() {
+    // The board: nine holes at the top of a tall box; `a1-c1 c3-a3 a3-a1` leaves two.
+    let mut text = "oo.\no.\n.oo\n".to_string();
+    text.push_str(&"\n".repeat(88));
+    text.push_str(".\n");
+    let board = pegsol::Board::parse("tall", &text).unwrap();
+    let problem = Problem::new(&board, board.start().unwrap(), Finish::Pegs(2)).unwrap();
+    assert!(matches!(
+        pegsol::solve(&problem, &Limits::default()).outcome,
+        Outcome::Solved { .. }
+    ));
+    assert!(pegsol::check::refute(&problem).is_none());
+    let line = pegsol::notation::parse_jumps(&board, "a1-c1 c3-a3 a3-a1").unwrap();
+    assert_eq!(
+        pegsol::replay(&board, board.start().unwrap(), &line)
+            .unwrap()
+            .count(),
+        2
+    );
+    let pruned = count_pruned(&problem, 1 << 30, &|_| {}).unwrap();
+    assert_eq!(
+        pruned.solutions,
+        count(&problem, 1 << 30, &|_| {}).unwrap().solutions
+    );
+    // The same shape in a wide box: every stock function is still a pagoda function.
+    let wide = format!("oo.{}.\no.\n.oo\n", " ".repeat(4000));
+    let board = pegsol::Board::parse("wide", &wide).unwrap();
+    for p in pegsol::Pagoda::stock(&board) {
+        assert!(p.broken_jump(&board).is_none());
+        assert!(p
+            .weights()
+            .iter()
+            .all(|&w| (0..=pegsol::MAX_WEIGHT).contains(&w)));
+    }
+}
