@@ -33,6 +33,7 @@ macro_rules! println {
     }};
 }
 
+mod catalog;
 mod serve;
 mod svg;
 
@@ -98,6 +99,28 @@ enum Command {
         finish: Option<String>,
         #[command(flatten)]
         budget: BudgetArgs,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// The whole single-vacancy table of a board: for every starting vacancy (one per
+    /// symmetry class) and every single-peg finish, solvable (with a replayed solution),
+    /// impossible (with the reason) or undecided within the budget.
+    Catalog {
+        /// A built-in board name (see `pegsol boards`) or the path of a board file.
+        board: String,
+        /// `single`: every finish hole; `any`: one peg anywhere.
+        #[arg(long, value_enum, default_value = "single")]
+        finish: CatalogFinish,
+        /// Time budget in seconds per problem.
+        #[arg(long, default_value_t = 10.0)]
+        timeout: f64,
+        /// Memory budget for each problem's search tables, in MB.
+        #[arg(long, default_value_t = 4096, value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
+        max_memory: u64,
+        /// Also draw the catalog as an SVG grid of boards, one per vacancy class.
+        #[arg(long, value_name = "FILE")]
+        svg: Option<std::path::PathBuf>,
         /// Print one JSON object.
         #[arg(long)]
         json: bool,
@@ -217,6 +240,15 @@ enum Command {
     },
 }
 
+/// The finishes of a catalog.
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum CatalogFinish {
+    /// Every single hole.
+    Single,
+    /// One peg anywhere.
+    Any,
+}
+
 #[derive(Args)]
 struct Setup {
     /// A built-in board name (see `pegsol boards`) or the path of a board file.
@@ -258,11 +290,11 @@ fn timeout_of(seconds: Option<f64>) -> Result<Option<Duration>> {
 }
 
 /// Exit code for a problem proven impossible.
-const IMPOSSIBLE: u8 = 1;
+pub(crate) const IMPOSSIBLE: u8 = 1;
 /// Exit code for bad input or usage.
 const BAD_INPUT: u8 = 2;
 /// Exit code for an answer not found within the budget.
-const UNDECIDED: u8 = 3;
+pub(crate) const UNDECIDED: u8 = 3;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -323,6 +355,27 @@ fn run(cli: Cli) -> Result<u8> {
             serve::serve(&serve::Settings { addr, budget })?;
             Ok(0)
         }
+        Command::Catalog {
+            board,
+            finish,
+            timeout,
+            max_memory,
+            svg,
+            json,
+        } => catalog::run(&catalog::Request {
+            board: &board,
+            finishes: match finish {
+                CatalogFinish::Single => pegsol::catalog::Finishes::Single,
+                CatalogFinish::Any => pegsol::catalog::Finishes::Any,
+            },
+            limits: Limits {
+                max_memory: (max_memory as usize).saturating_mul(1 << 20),
+                timeout: timeout_of(Some(timeout))?,
+                ..Limits::default()
+            },
+            json,
+            svg: svg.as_deref(),
+        }),
         Command::Ends {
             setup,
             budget,
@@ -370,7 +423,7 @@ fn run(cli: Cli) -> Result<u8> {
 /// Reads a board by name or file path. A built-in name always means the built-in board; an
 /// argument is read as a file only when it has a path separator or a `.` in it, so a file
 /// called `english` in the working directory cannot silently replace the English board.
-fn load_board(name: &str) -> Result<Board> {
+pub(crate) fn load_board(name: &str) -> Result<Board> {
     let is_path = name.contains(['/', '.', std::path::MAIN_SEPARATOR]);
     if !is_path {
         return Board::builtin(name).map_err(|e| match e {
@@ -422,7 +475,7 @@ fn load_setup(setup: &Setup) -> Result<(Board, Bits)> {
     Ok((board, start))
 }
 
-fn print_json(value: &Value) {
+pub(crate) fn print_json(value: &Value) {
     println!(
         "{}",
         serde_json::to_string_pretty(value).unwrap_or_default()
@@ -551,7 +604,7 @@ fn stats_json(stats: &Stats) -> Value {
 }
 
 /// Replays a solution with the library's independent checker before it is shown.
-fn checked(board: &Board, start: Bits, jumps: &[Jump], finish: Bits) -> Result<()> {
+pub(crate) fn checked(board: &Board, start: Bits, jumps: &[Jump], finish: Bits) -> Result<()> {
     let end = pegsol::replay(board, start, jumps)
         .context("internal error: a solution failed its replay")?;
     if end != finish {
@@ -764,7 +817,7 @@ fn solve(
 
 /// The exit code once the answer is printed: `code`, or [`BAD_INPUT`] when the drawing that
 /// was asked for could not be written (said on stderr).
-fn drawn(written: Result<()>, code: u8) -> Result<u8> {
+pub(crate) fn drawn(written: Result<()>, code: u8) -> Result<u8> {
     match written {
         Ok(()) => Ok(code),
         Err(e) => {

@@ -11,14 +11,15 @@ use pegsol::{notation, Bits, Board, Hole, Jump, Lattice};
 const PITCH: f64 = 28.0;
 const MARGIN: f64 = 18.0;
 
-/// Where a hole is drawn, relative to the board's top left.
+/// Where a hole is drawn, relative to the board's top left: on the board's compact grid, so a
+/// drawing's size depends on the holes, not on the bounding box.
 #[must_use]
 pub fn place(board: &Board, hole: Hole) -> (f64, f64) {
-    let (r, c) = board.coords(hole);
+    let (r, c) = board.compact_coords(hole);
     let (r, c) = (r as f64, c as f64);
     match board.lattice() {
         Lattice::Triangular => {
-            let (rows, _) = board.dimensions();
+            let rows = board.compact_lines().0.len();
             (
                 (c + (rows as f64 - 1.0 - r) / 2.0) * PITCH,
                 r * PITCH * 0.866,
@@ -108,6 +109,68 @@ pub fn strip(board: &Board, start: Bits, jumps: &[Jump], per_row: usize) -> Stri
         let _ = writeln!(out, "<g transform=\"translate(0,{:.1})\">", row as f64 * h);
         out.push_str(&board_group(board, *pegs, visited, caption, col as f64 * w));
         out.push_str("</g>\n");
+    }
+    out.push_str("</svg>\n");
+    out
+}
+
+/// A catalog as a grid of small boards, one per vacancy class: the vacancy ringed, finish
+/// holes green where one peg can end, grey where it cannot, orange where undecided.
+#[must_use]
+pub fn catalog_grid(board: &Board, catalog: &pegsol::catalog::Catalog) -> String {
+    use pegsol::Outcome;
+    let (w, h) = size(board);
+    let per_row = 4.min(catalog.vacancies.len().max(1));
+    let rows = catalog.vacancies.len().div_ceil(per_row);
+    let mut out = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{:.0}\" height=\"{:.0}\" viewBox=\"0 0 {:.0} {:.0}\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n",
+        w * per_row as f64,
+        h * rows as f64,
+        w * per_row as f64,
+        h * rows as f64
+    );
+    for (i, v) in catalog.vacancies.iter().enumerate() {
+        let (dx, dy) = ((i % per_row) as f64 * w, (i / per_row) as f64 * h);
+        let _ = writeln!(out, "<g transform=\"translate({dx:.1},{dy:.1})\">");
+        let mut ends = 0;
+        for hole in board.holes() {
+            let (x, y) = place(board, hole);
+            let (x, y) = (x + MARGIN, y + MARGIN);
+            // Single finishes: the problem for this hole; any peg: the vacancy's one problem,
+            // green on the hole its solution ends on.
+            let entry = catalog
+                .of(v.hole)
+                .find(|e| e.finish.is_none() || e.finish_class.contains(&hole));
+            let fill = match entry.map(|e| (e.finish, &e.outcome)) {
+                Some((Some(_), Outcome::Solved { .. })) => "#2e9b4f",
+                Some((None, Outcome::Solved { finish, .. })) if finish.contains(hole) => "#2e9b4f",
+                Some((_, Outcome::Undecided(_))) => "#e8912d",
+                _ => "#ccc",
+            };
+            ends += usize::from(fill == "#2e9b4f");
+            let ring = if hole == v.hole {
+                " stroke=\"#d0451b\" stroke-width=\"3\""
+            } else {
+                " stroke=\"#555\" stroke-width=\"1\""
+            };
+            let _ = writeln!(
+                out,
+                "  <circle cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"8\" fill=\"{fill}\"{ring}><title>{}</title></circle>",
+                board.label(hole)
+            );
+        }
+        let caption = format!(
+            "{} empty ({} like it): {ends} end holes",
+            board.label(v.hole),
+            v.members.len()
+        );
+        let _ = writeln!(
+            out,
+            "  <text x=\"{:.1}\" y=\"{:.1}\" font-family=\"sans-serif\" font-size=\"12\" text-anchor=\"middle\">{}</text>\n</g>",
+            w / 2.0,
+            h - 6.0,
+            escape(&caption)
+        );
     }
     out.push_str("</svg>\n");
     out

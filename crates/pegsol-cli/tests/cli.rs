@@ -973,3 +973,47 @@ fn scratch_files_go_on_sigterm_and_stale_ones_at_the_next_start() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn catalog_of_the_english_board() {
+    let o = pegsol(&["catalog", "english", "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v = json(&o);
+    assert_eq!(
+        v["summary"],
+        serde_json::json!({"pairs": 1089, "solvable": 125, "impossible": 964, "undecided": 0})
+    );
+    let problems = v["problems"].as_array().unwrap();
+    let pairs: u64 = problems
+        .iter()
+        .map(|p| p["equivalent"].as_u64().unwrap())
+        .sum();
+    assert_eq!(pairs, 1089);
+    // Every solution replays from its vacancy to its finish.
+    let board = pegsol::Board::builtin("english").unwrap();
+    for p in problems.iter().filter(|p| p["status"] == "solved") {
+        let empty = p["empty"][0].as_str().unwrap();
+        let start = board.holes().without(board.hole(empty).unwrap());
+        let line: Vec<&str> = p["jumps"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|j| j.as_str().unwrap())
+            .collect();
+        let jumps = pegsol::notation::parse_jumps(&board, &line.join(" ")).unwrap();
+        let end = pegsol::replay(&board, start, &jumps).unwrap();
+        assert_eq!(board.labels(end), [p["finish"][0].as_str().unwrap()]);
+    }
+    let text = stdout(&pegsol(&["catalog", "english", "--finish", "any"]));
+    assert!(text.contains("33 pairs: 33 solvable"), "{text}");
+}
+
+#[test]
+fn the_wiegleb_central_game_is_solved() {
+    let o = pegsol(&["solve", "wiegleb", "--json", "--timeout", "30"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v = json(&o);
+    assert_eq!(v["status"], "solved");
+    assert_eq!(v["jumps"].as_array().unwrap().len(), 43);
+    assert_eq!(v["final"], serde_json::json!(["e5"]));
+}

@@ -45,8 +45,10 @@ fn median(mut v: Vec<Duration>) -> Duration {
 
 fn main() {
     let board = Board::builtin("english").unwrap();
+    // One thread and the exact search alone, so that the node counts are deterministic.
     let single = Limits {
         race_dual: false,
+        engines: pegsol::Engines::Exact,
         ..Limits::default()
     };
     let raced = Limits::default();

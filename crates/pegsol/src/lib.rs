@@ -31,6 +31,7 @@
 pub mod army;
 mod bitset;
 mod board;
+pub mod catalog;
 pub mod check;
 mod classes;
 pub mod count;
@@ -61,6 +62,7 @@ pub use lattice::Lattice;
 pub use pagoda::{Pagoda, MAX_WEIGHT};
 pub use replay::replay;
 pub use search::{
-    solve, solve_with_progress, Budget, Finish, Limits, Outcome, Problem, Reason, Report, Stats,
+    solve, solve_with_progress, Budget, Engines, Finish, Limits, Outcome, Problem, Reason, Report,
+    Stats,
 };
 pub use symmetry::{Canonicalizer, Symmetries};

@@ -3,7 +3,7 @@
 
 use std::collections::HashSet;
 
-use pegsol::{replay, Bits, Board, Finish, Lattice, Limits, Outcome, Problem, Reason};
+use pegsol::{replay, Bits, Board, Engines, Finish, Lattice, Limits, Outcome, Problem, Reason};
 use proptest::prelude::*;
 
 /// Every position reachable by plain exhaustive search, with jumps generated here from the
@@ -180,6 +180,24 @@ proptest! {
     fn solver_agrees_with_brute_force((lat, n, choices, kind) in problem()) {
         let (board, start, finish) = build(lat, n, &choices, kind);
         check(&board, start, finish);
+    }
+
+    #[test]
+    fn guided_search_alone_agrees_with_brute_force((lat, n, choices, kind) in problem()) {
+        // Boards of up to 20 holes: levels wider than the first beam widths, so that the beam
+        // cuts, retries wider, and claims impossibility only once no level was cut.
+        let (board, start, finish) = build(lat, n, &choices, kind);
+        let Ok(problem) = Problem::new(&board, start, finish) else { return Ok(()); };
+        let limits = Limits { engines: Engines::Guided, ..Limits::default() };
+        let expected = brute_force(&board, start, finish);
+        match pegsol::solve(&problem, &limits).outcome {
+            Outcome::Solved { jumps, finish: end } => {
+                prop_assert!(expected);
+                prop_assert_eq!(replay(&board, start, &jumps).unwrap(), end);
+            }
+            Outcome::Impossible(_) => prop_assert!(!expected, "guided search refuted a solvable problem"),
+            Outcome::Undecided(b) => prop_assert!(false, "undecided ({}) on a small board", b),
+        }
     }
 
     #[test]

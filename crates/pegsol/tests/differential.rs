@@ -1,6 +1,7 @@
 //! Every answer against brute force, on thousands of random boards of all three lattices,
 //! half of them sparse boards in bounding boxes of side 40 to 130 (where pagoda weights
-//! built from the box once overflowed and refuted solvable problems): `solve`, the
+//! built from the box once overflowed and refuted solvable problems): `solve` (the portfolio,
+//! and each of its engines alone), the
 //! certificates of `check`, the whole-game `count` with and without pagoda pruning, and
 //! `ends`. No wrong answer is allowed.
 
@@ -8,7 +9,7 @@ mod common;
 
 use common::{is_finish, random_case, Oracle, Rng};
 use pegsol::count::{count, count_pruned};
-use pegsol::{Finish, Limits, Outcome, Problem};
+use pegsol::{Engines, Finish, Limits, Outcome, Problem};
 
 #[test]
 fn every_answer_agrees_with_brute_force() {
@@ -48,6 +49,21 @@ fn every_answer_agrees_with_brute_force() {
                 );
             }
             Outcome::Undecided(b) => panic!("undecided ({b}) on a small board: {}", context()),
+        }
+        // Each engine of the portfolio alone: the guided search must never call a solvable
+        // problem impossible (it may only when it never cut a level), nor the exact one.
+        for engines in [Engines::Guided, Engines::Exact] {
+            let limits = Limits {
+                engines,
+                ..Limits::default()
+            };
+            match pegsol::solve(&problem, &limits).outcome {
+                Outcome::Solved { .. } => assert!(truth.solvable, "{engines:?}: {}", context()),
+                Outcome::Impossible(r) => {
+                    assert!(!truth.solvable, "{engines:?} said {r}: {}", context());
+                }
+                Outcome::Undecided(b) => panic!("{engines:?} undecided ({b}): {}", context()),
+            }
         }
         // check: a certificate only for an impossible problem, and it rechecks.
         if let Some(certificate) = pegsol::check::refute(&problem) {

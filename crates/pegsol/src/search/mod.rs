@@ -19,10 +19,16 @@ use std::time::{Duration, Instant};
 use crate::bitset::{Bits, Hole};
 use crate::board::Board;
 use crate::error::{Error, Result};
-use crate::jumps::{Jump, JumpTable};
+use crate::jumps::Jump;
 use crate::pagoda::Pagoda;
 use crate::replay::replay;
-use crate::symmetry::Canonicalizer;
+
+mod beam;
+mod dfs;
+
+use beam::{Beam, BeamEnd};
+
+use dfs::{Dfs, Direction, PROBE_NODES};
 
 /// What the last pegs must be.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -171,6 +177,8 @@ pub struct Limits {
     pub max_memory: usize,
     /// Wall-clock limit.
     pub timeout: Option<Duration>,
+    /// Which searches to run: both by default.
+    pub engines: Engines,
     /// Race the dual problem on a second thread when the finish is one exact position.
     pub race_dual: bool,
     /// Prune with pagoda functions (off only to measure what they save).
@@ -197,12 +205,26 @@ impl Default for Limits {
         Limits {
             max_memory: 4 << 30,
             timeout: None,
+            engines: Engines::Portfolio,
             race_dual: true,
             pagoda: true,
             symmetry: true,
             cancel: None,
         }
     }
+}
+
+/// The searches [`solve`] runs once the quick probe has not decided.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Engines {
+    /// The exact and the guided search side by side; the first to decide answers.
+    #[default]
+    Portfolio,
+    /// The exact depth-first search alone (with its dual).
+    Exact,
+    /// The guided beam search alone (no probe either): it proves impossibility only when
+    /// it never has to cut a level.
+    Guided,
 }
 
 /// Search effort.
@@ -373,7 +395,12 @@ pub fn solve_with_progress(
         progress,
     );
     probe.node_limit = PROBE_NODES;
-    let probed = probe.run(problem.start, false);
+    // The guided search alone skips the probe, so that tests see its own answers.
+    let probed = if limits.engines == Engines::Guided {
+        Err(Budget::Time)
+    } else {
+        probe.run(problem.start, false)
+    };
     let (probe_nodes, probe_dead) = (probe.nodes, probe.dead.len() as u64);
     if probed == Ok(false) {
         // The probe searched everything within its limit.
@@ -429,6 +456,13 @@ pub fn solve_with_progress(
         start_halfway: false,
         functions: forward_functions,
     };
+    let exact_on = limits.engines != Engines::Guided;
+    let guided_on = limits.engines != Engines::Exact;
+    let dfs_memory = if guided_on {
+        limits.max_memory / 2
+    } else {
+        limits.max_memory
+    };
     let run = |dir: &Direction, budget: usize| {
         let mut dfs = Dfs::new(
             board,
@@ -444,420 +478,101 @@ pub fn solve_with_progress(
         let stats = (dfs.nodes, dfs.dead.len() as u64);
         (result, dfs.path_jumps(dir.reversed), stats)
     };
-    let (result, jumps, (nodes, dead)) = if limits.race_dual && targets.len() == 1 {
-        // The dual: jumps in the complement game are the original's jumps played backwards.
-        let (dual_start, dual_target) = (
-            board.holes().minus(targets[0]),
-            board.holes().minus(problem.start),
-        );
-        let mut functions = stock.clone();
-        if limits.pagoda && !limits.spent(deadline) {
-            functions.extend(Pagoda::fit(board, dual_start, dual_target));
+    let exact = || {
+        if !exact_on {
+            return (Err(Budget::Time), Vec::new(), (0, 0));
         }
-        // When the dual is the problem itself (a central game), the second thread would repeat
-        // the first one's search; it starts halfway round the orders instead.
-        let same = dual_start == problem.start && dual_target == targets[0];
-        let dual = Direction {
-            start: dual_start,
-            targets: vec![dual_target],
-            reversed: true,
-            start_halfway: same,
-            functions,
-        };
-        let half = limits.max_memory / 2;
-        let (a, b) = rayon::join(|| run(&forward, half), || run(&dual, half));
-        let total = (a.2 .0 + b.2 .0, a.2 .1 + b.2 .1);
-        let decided = |r: &Result<bool, Budget>| r.is_ok();
-        let pick = if decided(&a.0) || !decided(&b.0) {
-            a
+        if limits.race_dual && targets.len() == 1 {
+            // The dual: jumps in the complement game are the original's jumps played backwards.
+            let (dual_start, dual_target) = (
+                board.holes().minus(targets[0]),
+                board.holes().minus(problem.start),
+            );
+            let mut functions = stock.clone();
+            if limits.pagoda && !limits.spent(deadline) {
+                functions.extend(Pagoda::fit(board, dual_start, dual_target));
+            }
+            // When the dual is the problem itself (a central game), the second thread would
+            // repeat the first one's search; it starts halfway round the orders instead.
+            let same = dual_start == problem.start && dual_target == targets[0];
+            let dual = Direction {
+                start: dual_start,
+                targets: vec![dual_target],
+                reversed: true,
+                start_halfway: same,
+                functions,
+            };
+            let half = dfs_memory / 2;
+            let (a, b) = rayon::join(|| run(&forward, half), || run(&dual, half));
+            let total = (a.2 .0 + b.2 .0, a.2 .1 + b.2 .1);
+            let decided = |r: &Result<bool, Budget>| r.is_ok();
+            let pick = if decided(&a.0) || !decided(&b.0) {
+                a
+            } else {
+                b
+            };
+            (pick.0, pick.1, total)
         } else {
-            b
-        };
-        (pick.0, pick.1, total)
-    } else {
-        run(&forward, limits.max_memory)
+            run(&forward, dfs_memory)
+        }
     };
-    let outcome = match result {
-        Ok(true) => verified(problem, &targets, jumps),
-        Ok(false) => Outcome::Impossible(Reason::Exhausted),
-        Err(budget) => Outcome::Undecided(budget),
+    // The guided search runs on a thread of its own beside the exact one (whose two
+    // directions take the pool's threads); the first to decide stops the others.
+    let guided = || {
+        if !guided_on {
+            return (BeamEnd::Stopped(Budget::Time), 0);
+        }
+        let memory = limits.max_memory - dfs_memory;
+        let spent = || stop.load(Ordering::Relaxed) || limits.spent(deadline);
+        let mut beam = Beam::new(
+            board,
+            problem.start,
+            &targets,
+            &forward.functions,
+            memory / 2,
+            &spent,
+        );
+        let end = beam.run(
+            problem.start,
+            FIRST_WIDTH,
+            memory / 2,
+            limits,
+            deadline,
+            &stop,
+        );
+        if matches!(end, BeamEnd::Found(_) | BeamEnd::Exhausted) {
+            stop.store(true, Ordering::Relaxed);
+        }
+        (end, beam.nodes)
+    };
+    let ((result, jumps, (nodes, dead)), (guided, guided_nodes)) = std::thread::scope(|scope| {
+        let beam = scope.spawn(guided);
+        let exact = exact();
+        (
+            exact,
+            beam.join().unwrap_or((BeamEnd::Stopped(Budget::Time), 0)),
+        )
+    });
+    let nodes = nodes + guided_nodes;
+    let outcome = match (guided, result) {
+        (BeamEnd::Found(jumps), _) => verified(problem, &targets, jumps),
+        (_, Ok(true)) => verified(problem, &targets, jumps),
+        (BeamEnd::Exhausted, _) | (_, Ok(false)) => Outcome::Impossible(Reason::Exhausted),
+        // Alone, the guided search's own budget is the one that ran out.
+        (BeamEnd::Stopped(budget), _) if !exact_on => Outcome::Undecided(budget),
+        (_, Err(budget)) => Outcome::Undecided(budget),
     };
     finish(outcome, nodes + probe_nodes, dead + probe_dead)
 }
+
+/// The guided search's first width; it grows fourfold per run.
+const FIRST_WIDTH: usize = 256;
 
 /// A found line, replayed by the independent checker before anyone sees it.
 fn verified(problem: &Problem, targets: &[Bits], jumps: Vec<Jump>) -> Outcome {
     match replay(problem.board(), problem.start(), &jumps) {
         Ok(end) if targets.contains(&end) => Outcome::Solved { jumps, finish: end },
         _ => unreachable!("the solver produced a line that does not replay"),
-    }
-}
-
-struct Direction {
-    start: Bits,
-    targets: Vec<Bits>,
-    reversed: bool,
-    /// Take the first turn with the order halfway round the list.
-    start_halfway: bool,
-    /// Pagoda functions valid for pruning towards these targets.
-    functions: Vec<Pagoda>,
-}
-
-/// Most pagoda functions tracked at once along the search.
-const MAX_PAGODA: usize = 8;
-
-/// Nodes of the quick single-threaded probe that runs before the full machinery.
-const PROBE_NODES: u64 = 20_000;
-
-/// Nodes the first order may visit before the next takes its turn; doubles every round.
-const FIRST_SLICE: u64 = 1 << 16;
-
-/// Why a descent stopped early.
-enum Halt {
-    /// A budget ran out: the search is over.
-    Budget(Budget),
-    /// This order's turn is over: restart from the root in the next order.
-    Turn,
-}
-
-struct Dfs<'a> {
-    /// The board's jumps.
-    table: JumpTable,
-    /// Jump orders taking turns; each a permutation of jump indices.
-    orders: Vec<Vec<u16>>,
-    order: usize,
-    /// The order that takes the first turn of each round.
-    first_order: usize,
-    turn_ends: u64,
-    /// Stop (as if out of time) after this many nodes.
-    node_limit: u64,
-    targets: &'a [Bits],
-    goal: u32,
-    canon: Canonicalizer,
-    dead: DeadSet,
-    nodes: u64,
-    path: Vec<u16>,
-    pagoda_delta: Vec<[i64; MAX_PAGODA]>,
-    pagoda_floor: [i64; MAX_PAGODA],
-    pagoda_start: [i64; MAX_PAGODA],
-    pagodas: usize,
-    deadline: Option<Instant>,
-    limits: &'a Limits,
-    stop: &'a AtomicBool,
-    progress: &'a (dyn Fn(&Stats) + Sync),
-    began: Instant,
-}
-
-impl<'a> Dfs<'a> {
-    #[allow(clippy::too_many_arguments)]
-    fn new(
-        board: &Board,
-        dir: &'a Direction,
-        orders: usize,
-        limits: &'a Limits,
-        budget: usize,
-        deadline: Option<Instant>,
-        stop: &'a AtomicBool,
-        progress: &'a (dyn Fn(&Stats) + Sync),
-    ) -> Dfs<'a> {
-        let sym = board.symmetries();
-        let group = if limits.symmetry {
-            sym.stabilizer(&dir.targets)
-        } else {
-            vec![0]
-        };
-        let canon = sym.canonicalizer(&group);
-        // Keep the pagoda functions that can cut something, those whose finish total is the
-        // largest share of the start total (least slack) first.
-        let floor = |p: &Pagoda| dir.targets.iter().map(|&t| p.total(t)).min().unwrap_or(0);
-        let mut useful: Vec<&Pagoda> = dir.functions.iter().filter(|p| floor(p) > 0).collect();
-        useful.sort_by_key(|p| {
-            let start = p.total(dir.start) as f64;
-            std::cmp::Reverse((floor(p) as f64 / start.max(1.0) * 1e6) as i64)
-        });
-        useful.truncate(MAX_PAGODA);
-        let jumps = board.jumps();
-        let mut pagoda_delta = vec![[0i64; MAX_PAGODA]; jumps.len()];
-        let mut pagoda_floor = [0i64; MAX_PAGODA];
-        let mut pagoda_start = [0i64; MAX_PAGODA];
-        for (k, p) in useful.iter().enumerate() {
-            pagoda_floor[k] = floor(p);
-            pagoda_start[k] = p.total(dir.start);
-            for (d, j) in pagoda_delta.iter_mut().zip(jumps) {
-                d[k] = p.total(j.apply(j.needs())) - p.total(j.needs());
-            }
-        }
-        Dfs {
-            table: JumpTable::new(jumps),
-            first_order: 0,
-            orders: jump_orders(board, &dir.targets, orders),
-            order: 0,
-            turn_ends: u64::MAX,
-            node_limit: u64::MAX,
-            targets: &dir.targets,
-            goal: dir.targets[0].count(),
-            canon,
-            dead: DeadSet::new(budget),
-            nodes: 0,
-            path: Vec::with_capacity(64),
-            pagoda_delta,
-            pagoda_floor,
-            pagoda_start,
-            pagodas: useful.len(),
-            deadline,
-            limits,
-            stop,
-            progress,
-            began: Instant::now(),
-        }
-    }
-
-    /// Searches from `start`, the orders taking turns with doubling node slices. The dead
-    /// table is shared (deadness does not depend on the order), so a new turn repeats only
-    /// the unfinished path of the last one.
-    fn run(&mut self, start: Bits, start_halfway: bool) -> Result<bool, Budget> {
-        if start_halfway {
-            self.first_order = self.orders.len() / 2;
-        }
-        let totals = self.pagoda_start;
-        let mut slice = FIRST_SLICE;
-        loop {
-            let n = self.orders.len();
-            for turn in 0..n {
-                self.order = (turn + self.first_order) % n;
-                self.turn_ends = self.nodes.saturating_add(slice);
-                self.path.clear();
-                match self.visit(start, &totals) {
-                    Ok(found) => {
-                        // Tell the other direction, if any, that this one has decided.
-                        self.stop.store(true, Ordering::Relaxed);
-                        return Ok(found);
-                    }
-                    Err(Halt::Budget(b)) => return Err(b),
-                    Err(Halt::Turn) => {}
-                }
-            }
-            slice = slice.saturating_mul(2);
-        }
-    }
-
-    fn path_jumps(&self, reversed: bool) -> Vec<Jump> {
-        let mut jumps: Vec<Jump> = self
-            .path
-            .iter()
-            .map(|&i| self.table.get(i as usize))
-            .collect();
-        if reversed {
-            jumps.reverse();
-        }
-        jumps
-    }
-
-    fn visit(&mut self, pos: Bits, totals: &[i64; MAX_PAGODA]) -> Result<bool, Halt> {
-        self.nodes += 1;
-        if self.nodes & 0xFFF == 0 {
-            self.check_budget()?;
-        }
-        if pos.count() == self.goal {
-            return Ok(self.targets.contains(&pos));
-        }
-        let key = self.canon.canonical(pos);
-        if self.dead.contains(key.raw()) {
-            return Ok(false);
-        }
-        for k in 0..self.orders[self.order].len() {
-            let i = self.orders[self.order][k] as usize;
-            if !self.table.is_legal(i, pos) {
-                continue;
-            }
-            let delta = &self.pagoda_delta[i];
-            let mut next_totals = *totals;
-            let mut cut = false;
-            for k in 0..self.pagodas {
-                next_totals[k] += delta[k];
-                cut |= next_totals[k] < self.pagoda_floor[k];
-            }
-            if cut {
-                continue;
-            }
-            self.path.push(i as u16);
-            if self.visit(self.table.get(i).apply(pos), &next_totals)? {
-                return Ok(true);
-            }
-            self.path.pop();
-        }
-        // Every child failed: dead for any order.
-        if !self.dead.insert(key.raw()) {
-            return Err(Halt::Budget(Budget::Memory));
-        }
-        Ok(false)
-    }
-
-    fn check_budget(&self) -> Result<(), Halt> {
-        if self.stop.load(Ordering::Relaxed) {
-            // The other direction decided; this one's answer no longer matters.
-            return Err(Halt::Budget(Budget::Time));
-        }
-        if self.limits.spent(self.deadline) {
-            return Err(Halt::Budget(Budget::Time));
-        }
-        if self.nodes >= self.node_limit {
-            return Err(Halt::Budget(Budget::Time));
-        }
-        if self.nodes >= self.turn_ends {
-            return Err(Halt::Turn);
-        }
-        if self.nodes & 0x3_FFFF == 0 {
-            (self.progress)(&Stats {
-                nodes: self.nodes,
-                dead: self.dead.len() as u64,
-                millis: self.began.elapsed().as_millis() as u64,
-            });
-        }
-        Ok(())
-    }
-}
-
-/// Jump orders for the search, as permutations of the board's jump list.
-///
-/// The first is a sweep towards the finish: jumps from holes on the far side of the board
-/// (measured along the line from the board's centre to the finish) come first, ties in reading
-/// order. A player clears the far side and plays towards the finish; on the English board the
-/// search finds every finish within a few thousand nodes in that order (30 million in plain
-/// reading order for an arm end). A central finish keeps plain reading order. The others sweep
-/// along the eight compass directions: run times of a depth-first search are heavy-tailed in the
-/// order, and taking turns between orders (sharing the dead table) cuts the tail.
-fn jump_orders(board: &Board, targets: &[Bits], most: usize) -> Vec<Vec<u16>> {
-    let finish = targets.iter().fold(Bits::EMPTY, |a, &t| a.union(t));
-    let n = finish.count().max(1) as f64;
-    let (sr, sc) = finish.iter().fold((0.0, 0.0), |(r, c), h| {
-        let (hr, hc) = board.coords(h);
-        (r + hr as f64, c + hc as f64)
-    });
-    let (rows, cols) = board.dimensions();
-    let mid = ((rows as f64 - 1.0) / 2.0, (cols as f64 - 1.0) / 2.0);
-    let goal = (sr / n - mid.0, sc / n - mid.1);
-    let compass = [
-        (1.0, 0.0),
-        (-1.0, 0.0),
-        (0.0, 1.0),
-        (0.0, -1.0),
-        (1.0, 1.0),
-        (-1.0, -1.0),
-        (1.0, -1.0),
-        (-1.0, 1.0),
-    ];
-    let project = |h: Hole, u: (f64, f64)| {
-        let (r, c) = board.coords(h);
-        ((r as f64 - mid.0) * u.0 + (c as f64 - mid.1) * u.1).round() as i64
-    };
-    let mut orders: Vec<Vec<u16>> = Vec::new();
-    let mut add = |u: (f64, f64), v: (f64, f64)| {
-        if orders.len() >= most {
-            return;
-        }
-        let mut order: Vec<u16> = (0..board.jumps().len() as u16).collect();
-        order.sort_by_cached_key(|&i| {
-            let j = board.jumps()[i as usize];
-            // The goal sweep (v = 0) keeps reading order for ties.
-            let landing = if v == (0.0, 0.0) {
-                0
-            } else {
-                project(j.to(), u)
-            };
-            (project(j.from(), u), project(j.from(), v), landing)
-        });
-        if !orders.contains(&order) {
-            orders.push(order);
-        }
-    };
-    // The goal sweep, ties in reading order; then each compass sweep with ties broken by a
-    // perpendicular sweep both ways, so that the set of orders is the same for symmetric
-    // problems (the board's symmetries permute it).
-    add(goal, (0.0, 0.0));
-    for u in compass {
-        add(u, (-u.1, u.0));
-        add(u, (u.1, -u.0));
-    }
-    orders
-}
-
-/// A set of nonzero 64-bit keys with open addressing, growing by doubling up to a byte budget.
-pub(crate) struct DeadSet {
-    slots: Vec<u64>,
-    len: usize,
-    shift: u32,
-    max_slots: usize,
-}
-
-impl DeadSet {
-    pub(crate) fn new(budget_bytes: usize) -> DeadSet {
-        let max_slots = (budget_bytes / 8).max(1024).next_power_of_two() / 2;
-        let initial = (1usize << 14).min(max_slots);
-        DeadSet {
-            slots: vec![0; initial],
-            len: 0,
-            shift: 64 - initial.trailing_zeros(),
-            max_slots,
-        }
-    }
-
-    pub(crate) fn len(&self) -> usize {
-        self.len
-    }
-
-    #[inline]
-    fn slot(&self, key: u64) -> usize {
-        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
-    }
-
-    #[inline]
-    pub(crate) fn contains(&self, key: u64) -> bool {
-        let mask = self.slots.len() - 1;
-        let mut i = self.slot(key);
-        loop {
-            match self.slots[i] {
-                0 => return false,
-                k if k == key => return true,
-                _ => i = (i + 1) & mask,
-            }
-        }
-    }
-
-    /// Inserts `key`; false when the budget is spent.
-    pub(crate) fn insert(&mut self, key: u64) -> bool {
-        // Grow at 3/4 full; at the largest size the budget allows, fill to 9/10 first.
-        if (self.len + 1) * 4 > self.slots.len() * 3 && self.slots.len() < self.max_slots {
-            self.grow();
-        }
-        if (self.len + 1) * 10 > self.slots.len() * 9 {
-            return false;
-        }
-        let mask = self.slots.len() - 1;
-        let mut i = self.slot(key);
-        while self.slots[i] != 0 {
-            if self.slots[i] == key {
-                return true;
-            }
-            i = (i + 1) & mask;
-        }
-        self.slots[i] = key;
-        self.len += 1;
-        true
-    }
-
-    fn grow(&mut self) {
-        let old = std::mem::take(&mut self.slots);
-        self.slots = vec![0; old.len() * 2];
-        self.shift -= 1;
-        let mask = self.slots.len() - 1;
-        for key in old.into_iter().filter(|&k| k != 0) {
-            let mut i = self.slot(key);
-            while self.slots[i] != 0 {
-                i = (i + 1) & mask;
-            }
-            self.slots[i] = key;
-        }
     }
 }
 
@@ -882,19 +597,6 @@ mod tests {
             [b.holes()]
         );
         assert!(Problem::new(&b, b.holes(), Finish::Pegs(10)).is_err());
-    }
-
-    #[test]
-    fn dead_set_grows_and_refuses_past_budget() {
-        let mut d = DeadSet::new(64 * 1024);
-        let mut n = 0u64;
-        while d.insert(n + 1) {
-            n += 1;
-            assert!(n < 1_000_000);
-        }
-        assert!(n >= 2000 && (n as usize) * 8 <= 64 * 1024);
-        assert!((1..=n).all(|k| d.contains(k)));
-        assert!(!d.contains(n + 2));
     }
 
     #[test]
