@@ -71,6 +71,26 @@ pub(crate) fn run(r: &Request) -> Result<u8> {
     crate::drawn(drawing(), code)
 }
 
+/// The kind of proof of an impossible entry: its certificate's, or `exhausted` for a search
+/// that left none.
+fn proof_kind(e: &Entry) -> &'static str {
+    match (&e.certificate, &e.outcome) {
+        (Some(c), _) => c.kind(),
+        (None, Outcome::Impossible(Reason::Class)) => "class",
+        (None, Outcome::Impossible(Reason::Pagoda)) => "pagoda",
+        _ => "exhausted",
+    }
+}
+
+/// The impossible pairs whose proof is of `kind`.
+fn impossible_by(c: &Catalog, kind: &str) -> u64 {
+    c.entries
+        .iter()
+        .filter(|e| matches!(e.outcome, Outcome::Impossible(_)) && proof_kind(e) == kind)
+        .map(|e| e.equivalent)
+        .sum()
+}
+
 fn status(o: &Outcome) -> &'static str {
     match o {
         Outcome::Solved { .. } => "solved",
@@ -79,11 +99,13 @@ fn status(o: &Outcome) -> &'static str {
     }
 }
 
-fn reason(o: &Outcome) -> Value {
-    match o {
-        Outcome::Solved { .. } => Value::Null,
-        Outcome::Impossible(r) => json!(r.to_string()),
-        Outcome::Undecided(b) => json!(format!("{b} budget")),
+/// Why an entry is impossible or undecided: the certificate's reason where there is one.
+fn reason(e: &Entry) -> Option<String> {
+    match (&e.outcome, &e.certificate) {
+        (Outcome::Solved { .. }, _) => None,
+        (Outcome::Impossible(_), Some(c)) => Some(crate::check::reason(c)),
+        (Outcome::Impossible(r), None) => Some(r.to_string()),
+        (Outcome::Undecided(b), _) => Some(format!("{b} budget")),
     }
 }
 
@@ -97,7 +119,8 @@ fn entry_value(board: &Board, e: &Entry) -> Value {
         "finish": e.finish.map_or(json!("any"), |f| json!([board.label(f)])),
         "equivalent": e.equivalent,
         "status": status(&e.outcome),
-        "reason": reason(&e.outcome),
+        "reason": reason(e),
+        "certificate": e.certificate.as_ref().map(|c| c.kind()),
         "jumps": jumps.iter().map(|&j| notation::jump_text(board, j)).collect::<Vec<_>>(),
         "moves": if jumps.is_empty() { Value::Null } else { json!(notation::move_texts(board, jumps).len()) },
         "final": match &e.outcome {
@@ -121,6 +144,12 @@ fn value(board: &Board, c: &Catalog) -> Value {
             "members": v.members.iter().map(|&h| board.label(h)).collect::<Vec<_>>(),
         })).collect::<Vec<_>>(),
         "problems": c.entries.iter().map(|e| entry_value(board, e)).collect::<Vec<_>>(),
+        "proofs": {
+            "class": impossible_by(c, "class"),
+            "pagoda": impossible_by(c, "pagoda"),
+            "search": impossible_by(c, "search"),
+            "exhausted": impossible_by(c, "exhausted"),
+        },
         "summary": {
             "pairs": s.pairs,
             "solvable": s.solvable,
@@ -155,23 +184,18 @@ fn print_text(board: &Board, r: &Request, c: &Catalog) {
         board.lattice(),
         board.symmetries().len()
     );
-    let by = |want: Reason| -> u64 {
-        c.entries
-            .iter()
-            .filter(|e| e.outcome == Outcome::Impossible(want))
-            .map(|e| e.equivalent)
-            .sum()
-    };
+    let by = |kind| impossible_by(c, kind);
     println!(
-        "{} vacancy classes, {} problems up to symmetry, {} pairs: {} solvable, {} impossible ({} by position class, {} by pagoda function, {} by exhausted search), {} undecided",
+        "{} vacancy classes, {} problems up to symmetry, {} pairs: {} solvable, {} impossible ({} by position class, {} by a pagoda function, {} by a search certificate, {} by exhausted search), {} undecided",
         c.vacancies.len(),
         c.entries.len(),
         s.pairs,
         s.solvable,
         s.impossible,
-        by(Reason::Class),
-        by(Reason::Pagoda),
-        by(Reason::Exhausted),
+        by("class"),
+        by("pagoda"),
+        by("search"),
+        by("exhausted"),
         s.undecided
     );
     println!(
@@ -199,7 +223,7 @@ fn print_text(board: &Board, r: &Request, c: &Catalog) {
                     notation::move_texts(board, jumps).len(),
                     notation::set_text(board, *finish),
                 ),
-                Outcome::Impossible(reason) => reason.to_string(),
+                Outcome::Impossible(_) => reason(e).unwrap_or_default(),
                 Outcome::Undecided(b) => format!("within the {b} budget"),
             };
             println!(
@@ -213,7 +237,6 @@ fn print_text(board: &Board, r: &Request, c: &Catalog) {
             println!("  and {class_only} finish holes impossible by position class");
         }
         if r.finishes == Finishes::Single {
-            println!("  E: one peg can end here, .: it cannot, ?: undecided");
             let drawn = board.draw_with(|h| fate(c, v.hole, h));
             for line in drawn.lines() {
                 println!("  {line}");

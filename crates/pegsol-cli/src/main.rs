@@ -34,8 +34,11 @@ macro_rules! println {
 }
 
 mod catalog;
+mod certificate;
+mod check;
 mod serve;
 mod svg;
+mod verify;
 
 /// The body of [`print!`].
 fn stdout_write(args: std::fmt::Arguments<'_>) {
@@ -77,6 +80,10 @@ enum Command {
         /// Also write the solution as an SVG strip of boards, one per move, to this file.
         #[arg(long, value_name = "FILE")]
         svg: Option<std::path::PathBuf>,
+        /// When the problem is impossible, write a certificate that proves it to this file
+        /// (JSON; `pegsol verify FILE` checks it).
+        #[arg(long, value_name = "FILE", conflicts_with = "fewest_moves")]
+        certificate: Option<std::path::PathBuf>,
         /// Find a solution with the fewest moves (a chain of jumps by one peg is one move) and
         /// prove that none is shorter.
         #[arg(long)]
@@ -165,8 +172,10 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Prove a problem impossible with a certificate a person can check: position classes,
-    /// then a pagoda function found by linear programming. Exit 1 when refuted, 0 when open.
+    /// Prove a problem impossible with a certificate a person or a short program can check:
+    /// position classes, then a signed pagoda function found by linear programming, then a
+    /// search certificate (a set of positions closed under jumps). Exit 1 when refuted, 0
+    /// when solvable, 3 when no proof is found within the budget.
     Check {
         #[command(flatten)]
         setup: Setup,
@@ -174,9 +183,24 @@ enum Command {
         #[arg(long)]
         finish: Option<String>,
         /// Check your own pagoda function instead: one line per board row, the weights of
-        /// that row's holes left to right (integers or fractions such as 3/2).
+        /// that row's holes left to right (integers or fractions such as 3/2 or -1).
         #[arg(long)]
         pagoda: Option<String>,
+        /// Write the certificate to this file (JSON; `pegsol verify FILE` checks it).
+        #[arg(long, value_name = "FILE")]
+        certificate: Option<std::path::PathBuf>,
+        #[command(flatten)]
+        budget: BudgetArgs,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Check a certificate file written by `check --certificate` or `solve --certificate`,
+    /// with code that shares nothing with the solver but the board parser. Exit 0 when it
+    /// proves its claim, 1 when it does not.
+    Verify {
+        /// The certificate file.
+        file: std::path::PathBuf,
         /// Print one JSON object.
         #[arg(long)]
         json: bool,
@@ -234,6 +258,10 @@ enum Command {
     Show {
         #[command(flatten)]
         setup: Setup,
+        /// Also show the board's named pagoda functions (resource counts), with their
+        /// weights drawn on the board.
+        #[arg(long)]
+        pagodas: bool,
         /// Print one JSON object.
         #[arg(long)]
         json: bool,
@@ -331,15 +359,23 @@ fn run(cli: Cli) -> Result<u8> {
             fewest_moves: true,
             svg,
             json,
+            ..
         } => fewest(&setup, finish.as_deref(), &budget, svg.as_deref(), json),
         Command::Solve {
             setup,
             finish,
             budget,
             svg,
+            certificate,
             json,
             ..
-        } => solve(&setup, finish.as_deref(), &budget, svg.as_deref(), json),
+        } => solve(
+            &setup,
+            finish.as_deref(),
+            &budget,
+            (svg.as_deref(), certificate.as_deref()),
+            json,
+        ),
         Command::Army { row, timeout, json } => army(row, timeout, json),
         Command::Shortest {
             board,
@@ -386,8 +422,24 @@ fn run(cli: Cli) -> Result<u8> {
             setup,
             finish,
             pagoda,
+            certificate,
+            budget,
             json,
-        } => check(&setup, finish.as_deref(), pagoda.as_deref(), json),
+        } => {
+            let (board, start, finish) = load_problem(&setup, finish.as_deref())?;
+            let mut limits = budget.limits()?;
+            limits.timeout = limits.timeout.or(Some(Duration::from_secs(10)));
+            check::run(&check::Request {
+                board,
+                start,
+                finish,
+                pagoda_file: pagoda.as_deref(),
+                certificate_file: certificate.as_deref(),
+                limits,
+                json,
+            })
+        }
+        Command::Verify { file, json } => verify::run(&file, json),
         Command::Count {
             setup,
             finish,
@@ -410,7 +462,11 @@ fn run(cli: Cli) -> Result<u8> {
             },
             json,
         ),
-        Command::Show { setup, json } => show(&setup, json),
+        Command::Show {
+            setup,
+            pagodas,
+            json,
+        } => show(&setup, pagodas, json),
         Command::Line {
             config,
             json,
@@ -569,7 +625,7 @@ fn finish_of(board: &Board, start: Bits, finish: Option<&str>) -> Result<Finish>
     })
 }
 
-fn finish_text(board: &Board, finish: Finish) -> String {
+pub(crate) fn finish_text(board: &Board, finish: Finish) -> String {
     match finish {
         Finish::Holes(f) => notation::set_text(board, f),
         Finish::AnyOne => "any".to_string(),
@@ -591,7 +647,7 @@ fn level_json(l: &pegsol::count::Level, winning: bool) -> Value {
     v
 }
 
-fn finish_json(board: &Board, finish: Finish) -> Value {
+pub(crate) fn finish_json(board: &Board, finish: Finish) -> Value {
     match finish {
         Finish::Holes(f) => json!(board.labels(f)),
         Finish::AnyOne => json!("any"),
@@ -744,13 +800,15 @@ fn write_svg(path: &Path, board: &Board, start: Bits, jumps: &[Jump]) -> Result<
         .with_context(|| format!("cannot write {}", path.display()))
 }
 
+/// `solve`; `files` are the SVG drawing and the certificate asked for.
 fn solve(
     setup: &Setup,
     finish: Option<&str>,
     budget: &BudgetArgs,
-    svg: Option<&Path>,
+    files: (Option<&Path>, Option<&Path>),
     json: bool,
 ) -> Result<u8> {
+    let (svg, certificate_file) = files;
     let (board, start, finish) = load_problem(setup, finish)?;
     let problem = Problem::new(&board, start, finish)?;
     let limits = budget.limits()?;
@@ -766,7 +824,22 @@ fn solve(
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
-    let (v, code) = solve_value(&board, start, finish, &report)?;
+    let (mut v, code) = solve_value(&board, start, finish, &report)?;
+    // An impossible answer's certificate, when asked for, with what is left of the budget.
+    let certificate = match (certificate_file, &report.outcome) {
+        (Some(path), Outcome::Impossible(_)) => {
+            let mut rest = limits.clone();
+            rest.timeout = limits
+                .timeout
+                .map(|t| t.saturating_sub(Duration::from_millis(report.stats.millis)));
+            Some((path, check::proof_of(&problem, &rest)?))
+        }
+        _ => None,
+    };
+    if let Some((path, Ok(c))) = &certificate {
+        certificate::write(path, &problem, c)?;
+        v["certificate"] = json!({"kind": c.kind(), "file": path.display().to_string(), "reason": check::reason(c)});
+    }
     // The drawing is written after the answer is printed, so a bad path costs no search.
     let drawing = || match (svg, &report.outcome) {
         (Some(path), Outcome::Solved { jumps, .. }) => write_svg(path, &board, start, jumps),
@@ -807,6 +880,21 @@ fn solve(
             println!("impossible: {}", explain(&board, start, finish, *reason));
         }
         Outcome::Undecided(b) => println!("{}", undecided_text(*b, &limits)),
+    }
+    match &certificate {
+        Some((path, Ok(c))) => println!(
+            "certificate ({}) written to {}; check it with pegsol verify {}",
+            check::reason(c),
+            path.display(),
+            path.display()
+        ),
+        Some((_, Err(_))) => println!(
+            "no certificate written: no checkable proof was found within the budget (the search above is the proof)"
+        ),
+        None if certificate_file.is_some() => {
+            println!("no certificate written: the problem is not proved impossible")
+        }
+        None => {}
     }
     println!(
         "{} nodes, {} dead positions, {} ms",
@@ -1365,11 +1453,16 @@ fn replay(setup: &Setup, jumps: &str, json: bool) -> Result<u8> {
     Ok(0)
 }
 
-fn show(setup: &Setup, json: bool) -> Result<u8> {
+fn show(setup: &Setup, pagodas: bool, json: bool) -> Result<u8> {
     let (board, start) = load_setup(setup)?;
     let classes = board.classes();
+    let named = if pagodas {
+        pegsol::Pagoda::named(&board)
+    } else {
+        Vec::new()
+    };
     if json {
-        print_json(&json!({
+        let mut v = json!({
             "board": board.name(),
             "holes": board.hole_count(),
             "lattice": board.lattice().name(),
@@ -1381,7 +1474,18 @@ fn show(setup: &Setup, json: bool) -> Result<u8> {
             "class": classes.class_text(start),
             "invariants": classes.functionals().iter().map(|f| board.labels(*f)).collect::<Vec<_>>(),
             "picture": board.to_picture(start),
-        }));
+        });
+        if pagodas {
+            v["pagodas"] = json!(named
+                .iter()
+                .map(|n| json!({
+                    "name": n.name,
+                    "source": n.source,
+                    "weights": check::weights_json(&board, &n.pagoda, 1),
+                }))
+                .collect::<Vec<_>>());
+        }
+        print_json(&v);
         return Ok(0);
     }
     println!(
@@ -1404,6 +1508,22 @@ fn show(setup: &Setup, json: bool) -> Result<u8> {
             "{}",
             board.draw_with(|h| if f.contains(h) { '1' } else { '0' })
         );
+    }
+    if pagodas {
+        if named.is_empty() {
+            println!(
+                "no named pagoda functions for this board (pegsol check fits one to each problem)"
+            );
+        }
+        for n in &named {
+            println!(
+                "pagoda function \"{}\" ({}), w(from) + w(over) >= w(to) for all {} jumps:",
+                n.name,
+                n.source,
+                board.jumps().len()
+            );
+            print!("{}", board.draw_cells(|h| n.pagoda.weight(h).to_string()));
+        }
     }
     Ok(0)
 }
@@ -1771,263 +1891,4 @@ fn remove_scratch_on_signal(dir: &Path) -> Result<()> {
         std::process::exit(130);
     })
     .context("cannot install the signal handler that removes scratch files")
-}
-
-/// Reads a weight grid: one line per board row, one weight per hole. Returns integer weights
-/// over a common denominator, and the denominator.
-fn read_weights(board: &Board, path: &str) -> Result<(Vec<i64>, i64)> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {path}"))?;
-    let lines: Vec<&str> = text.lines().collect();
-    let (rows, _) = board.dimensions();
-    if lines.len() < rows {
-        bail!(
-            "{path}: {} lines, but the board has {rows} rows; give one line per row",
-            lines.len()
-        );
-    }
-    let mut fractions = vec![(0i64, 1i64); board.hole_count()];
-    // The holes of each row, left to right (holes are numbered row by row).
-    let mut by_row: Vec<Vec<pegsol::Hole>> = vec![Vec::new(); rows];
-    for h in board.holes() {
-        by_row[board.coords(h).0].push(h);
-    }
-    for (r, line) in lines.iter().take(rows).enumerate() {
-        let holes = &by_row[r];
-        let tokens: Vec<&str> = line.split_whitespace().collect();
-        if tokens.len() != holes.len() {
-            bail!(
-                "{path}, line {}: {} weights, but row {} has {} holes; give one weight per hole",
-                r + 1,
-                tokens.len(),
-                r + 1,
-                holes.len()
-            );
-        }
-        for (h, t) in holes.iter().zip(tokens) {
-            let bad = || {
-                anyhow::anyhow!("{path}, line {}: {t:?} is not a weight; write an integer or a fraction like 3/2", r + 1)
-            };
-            let (n, d) = match t.split_once('/') {
-                Some((n, d)) => (
-                    n.parse::<i64>().map_err(|_| bad())?,
-                    d.parse::<i64>().map_err(|_| bad())?,
-                ),
-                None => (t.parse::<i64>().map_err(|_| bad())?, 1),
-            };
-            if !(1..=1 << 20).contains(&d) || !(0..=1 << 30).contains(&n) {
-                return Err(bad());
-            }
-            fractions[h.index()] = (n, d);
-        }
-    }
-    let mut den = 1i64;
-    for &(_, d) in &fractions {
-        den = (den / gcd(den, d))
-            .checked_mul(d)
-            .filter(|&l| l <= 1 << 40)
-            .ok_or_else(|| anyhow::anyhow!("{path}: the denominators are too large"))?;
-    }
-    Ok((fractions.iter().map(|&(n, d)| n * (den / d)).collect(), den))
-}
-
-/// Greatest common divisor, at least 1.
-fn gcd(mut a: i64, mut b: i64) -> i64 {
-    while b != 0 {
-        (a, b) = (b, a % b);
-    }
-    a.abs().max(1)
-}
-
-/// `value / den` in lowest terms: an integer, or a string such as "3/2".
-fn fraction(value: i64, den: i64) -> Value {
-    let g = gcd(value, den);
-    if den / g == 1 {
-        json!(value / g)
-    } else {
-        json!(format!("{}/{}", value / g, den / g))
-    }
-}
-
-fn fraction_text(value: i64, den: i64) -> String {
-    match fraction(value, den) {
-        Value::String(s) => s,
-        v => v.to_string(),
-    }
-}
-
-/// The first certificate that refutes `problem`, rechecked by independent code.
-fn certificate_of(problem: &Problem) -> Result<Option<pegsol::check::Certificate>> {
-    let certificate = pegsol::check::refute(problem);
-    if let Some(c) = &certificate {
-        if !c.verify(problem) {
-            bail!("internal error: a certificate failed its recheck");
-        }
-    }
-    Ok(certificate)
-}
-
-fn weights_json(board: &Board, p: &pegsol::Pagoda, den: i64) -> Value {
-    let mut m = serde_json::Map::new();
-    for h in board.holes() {
-        m.insert(board.label(h), fraction(p.weight(h), den));
-    }
-    Value::Object(m)
-}
-
-/// The JSON answer of `check` (also the web API's), with the exit code.
-pub(crate) fn check_value(
-    board: &Board,
-    start: Bits,
-    finish: Finish,
-    certificate: Option<&pegsol::check::Certificate>,
-) -> (Value, u8) {
-    use pegsol::check::Certificate;
-    let cert = match certificate {
-        None => Value::Null,
-        Some(Certificate::Class {
-            sets,
-            start_counts,
-            finishes,
-        }) => json!({
-            "kind": "class",
-            "sets": sets.iter().zip(start_counts).map(|(s, c)| json!({
-                "holes": board.labels(*s), "start_count": c,
-            })).collect::<Vec<_>>(),
-            "finishes": finishes.iter().map(|(f, k, c)| json!({
-                "finish": board.labels(*f), "set": k, "count": c,
-            })).collect::<Vec<_>>(),
-        }),
-        Some(Certificate::Pagoda {
-            pagoda,
-            start_total,
-            finish_total,
-        }) => json!({
-            "kind": "pagoda",
-            "weights": weights_json(board, pagoda, 1),
-            "start_total": start_total,
-            "finish_total": finish_total,
-        }),
-    };
-    (
-        json!({
-            "board": board.name(),
-            "empty": board.labels(board.holes().minus(start)),
-            "finish": finish_json(board, finish),
-            "status": if certificate.is_some() { "refuted" } else { "open" },
-            "certificate": cert,
-        }),
-        if certificate.is_some() { IMPOSSIBLE } else { 0 },
-    )
-}
-
-fn check(setup: &Setup, finish: Option<&str>, pagoda_file: Option<&str>, json: bool) -> Result<u8> {
-    use pegsol::check::Certificate;
-    let (board, start, finish) = load_problem(setup, finish)?;
-    let problem = Problem::new(&board, start, finish)?;
-    let targets = problem.targets();
-    if let Some(path) = pagoda_file {
-        let (weights, den) = read_weights(&board, path)?;
-        if let Some(j) = pegsol::Pagoda::broken_jump_of(&board, &weights) {
-            let w = |h: pegsol::Hole| fraction_text(weights[h.index()], den);
-            bail!(
-                "not a pagoda function: jump {} breaks it: w({}) + w({}) = {} + {} is less than w({}) = {}",
-                notation::jump_text(&board, j),
-                board.label(j.from()),
-                board.label(j.over()),
-                w(j.from()),
-                w(j.over()),
-                board.label(j.to()),
-                w(j.to())
-            );
-        }
-        let p = pegsol::Pagoda::new(&board, weights)
-            .ok_or_else(|| anyhow::anyhow!("not a pagoda function"))?;
-        let start_total = p.total(start);
-        let finish_total = targets.iter().map(|&t| p.total(t)).min().unwrap_or(0);
-        let refutes = start_total < finish_total;
-        if json {
-            print_json(&json!({
-                "status": if refutes { "refuted" } else { "open" },
-                "valid": true,
-                "certificate": {"kind": "pagoda", "weights": weights_json(&board, &p, den),
-                    "start_total": fraction(start_total, den), "finish_total": fraction(finish_total, den)},
-            }));
-        } else {
-            println!(
-                "a valid pagoda function: w(from) + w(over) >= w(to) for all {} jumps",
-                board.jumps().len()
-            );
-            println!(
-                "start total {}, finish total {}",
-                fraction_text(start_total, den),
-                fraction_text(finish_total, den)
-            );
-            println!(
-                "{}",
-                if refutes {
-                    "the start totals less than the finish and totals never rise: impossible"
-                } else {
-                    "it does not refute this problem"
-                }
-            );
-        }
-        return Ok(if refutes { IMPOSSIBLE } else { 0 });
-    }
-    let certificate = certificate_of(&problem)?;
-    if json {
-        print_json(&check_value(&board, start, finish, certificate.as_ref()).0);
-        return Ok(if certificate.is_some() { IMPOSSIBLE } else { 0 });
-    }
-    println!(
-        "board {}, empty: {}, finish: {}",
-        board.name(),
-        notation::set_text(&board, board.holes().minus(start)),
-        finish_text(&board, finish)
-    );
-    match &certificate {
-        None => {
-            println!("open: neither position classes nor a pagoda function refutes it (try pegsol solve)");
-            Ok(0)
-        }
-        Some(Certificate::Class {
-            sets,
-            start_counts,
-            finishes,
-        }) => {
-            println!("refuted by position class.");
-            println!("Each set of holes marked 1 below meets every jump in 0 or 2 holes, so a jump changes the");
-            println!("number of pegs on it by 0 or 2 and its parity never changes.");
-            for (k, (set, count)) in sets.iter().zip(start_counts).enumerate() {
-                println!(
-                    "set {k}: the start has {count} pegs on it ({})",
-                    if count % 2 == 0 { "even" } else { "odd" }
-                );
-                print!(
-                    "{}",
-                    board.draw_with(|h| if set.contains(h) { '1' } else { '0' })
-                );
-            }
-            let shown = finishes.len().min(40);
-            for (f, k, c) in &finishes[..shown] {
-                println!(
-                    "finish {}: {c} pegs on set {k} ({}), the start has {}",
-                    notation::set_text(&board, *f),
-                    if c % 2 == 0 { "even" } else { "odd" },
-                    start_counts[*k]
-                );
-            }
-            Ok(IMPOSSIBLE)
-        }
-        Some(Certificate::Pagoda {
-            pagoda,
-            start_total,
-            finish_total,
-        }) => {
-            println!("refuted by a pagoda function.");
-            println!("Weights w with w(from) + w(over) >= w(to) for every jump, so the total weight of the pegs never rises:");
-            print!("{}", board.draw_cells(|h| pagoda.weight(h).to_string()));
-            println!("start total {start_total} < finish total {finish_total}");
-            Ok(IMPOSSIBLE)
-        }
-    }
 }

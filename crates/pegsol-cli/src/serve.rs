@@ -702,10 +702,11 @@ fn run(kind: Kind, r: &Parsed, budget: Duration, cancel: Arc<AtomicBool>) -> Res
             Ok((crate::ends_value(&r.board, r.start, &result)?.0, ran_out))
         }
         Kind::Check => {
-            let certificate = crate::certificate_of(&problem)?;
+            let proof = crate::check::proof_of(&problem, &limits)?;
+            let ran_out = proof == Err(pegsol::check::Unproved::Budget(Budget::Time));
             Ok((
-                crate::check_value(&r.board, r.start, r.finish, certificate.as_ref()).0,
-                false,
+                crate::check::check_value(&r.board, r.start, r.finish, &proof, None).0,
+                ran_out,
             ))
         }
         Kind::Board => Ok((geometry(r), false)),

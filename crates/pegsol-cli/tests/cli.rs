@@ -225,13 +225,14 @@ fn budgets_give_exit_3_and_say_why() {
         stdout(&o)
     );
     assert!(stdout(&o).contains("--max-memory"));
+    // The 45-hole board from e1 back to e1: no answer is known, and none comes in 50 ms.
     let o = pegsol(&[
         "solve",
-        "french",
+        "wiegleb",
         "--empty",
-        "c1",
+        "e1",
         "--finish",
-        "e4",
+        "e1",
         "--timeout",
         "0.05",
         "--json",
@@ -366,9 +367,23 @@ fn check_explains_and_verifies() {
     assert_eq!(v["status"], "refuted");
     assert_eq!(v["certificate"]["kind"], "class");
     assert_eq!(v["certificate"]["finishes"].as_array().unwrap().len(), 37);
-    // The English centre game is not refuted.
+    // The English centre game is not refuted: the proof search reaches the finish.
     let o = pegsol(&["check", "english", "--json"]);
     assert_eq!(o.status.code(), Some(0));
+    assert_eq!(json(&o)["status"], "solvable");
+    // One the budget cannot decide is open, exit 3.
+    let o = pegsol(&[
+        "check",
+        "wiegleb",
+        "--empty",
+        "e1",
+        "--finish",
+        "e1",
+        "--timeout",
+        "0.5",
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(3));
     assert_eq!(json(&o)["status"], "open");
     // Pegs on the bottom rows cannot leave one peg far up (d2): the classes allow it, a
     // pagoda function with exact integer weights refutes it.
@@ -1016,4 +1031,157 @@ fn the_wiegleb_central_game_is_solved() {
     assert_eq!(v["status"], "solved");
     assert_eq!(v["jumps"].as_array().unwrap().len(), 43);
     assert_eq!(v["final"], serde_json::json!(["e5"]));
+}
+
+/// A random small board as a picture, with a start drawn, from `seed`.
+fn random_picture(seed: u64) -> String {
+    let mut s = seed | 1;
+    let mut next = || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        s
+    };
+    let lattice = ["orthogonal", "diagonal", "triangular"][(next() % 3) as usize];
+    let (rows, cols) = (2 + (next() % 3) as usize, 3 + (next() % 3) as usize);
+    let mut grid = vec![vec!['o'; cols]; rows];
+    for _ in 0..next() % 3 {
+        grid[(next() % rows as u64) as usize][(next() % cols as u64) as usize] = ' ';
+    }
+    for _ in 0..1 + next() % 2 {
+        let (r, c) = (
+            (next() % rows as u64) as usize,
+            (next() % cols as u64) as usize,
+        );
+        if grid[r][c] == 'o' {
+            grid[r][c] = '.';
+        }
+    }
+    let mut text = format!("lattice: {lattice}\ncolumns: exact\n");
+    for row in grid {
+        text.push_str(row.iter().collect::<String>().trim_end());
+        text.push('\n');
+    }
+    text
+}
+
+#[test]
+fn every_certificate_verifies_independently_and_tampering_is_caught() {
+    let python = Command::new("python3").arg("--version").output().is_ok();
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../docs/verify_certificate.py"
+    );
+    let (mut refuted, mut solvable, mut kinds) = (0, 0, std::collections::BTreeMap::new());
+    for seed in 0..240u64 {
+        let board = temp_board(
+            &format!("random-{seed}.txt"),
+            &random_picture(seed * 7919 + 1),
+        );
+        let board = board.to_str().unwrap();
+        let finish = ["any", "any:2"][(seed % 2) as usize];
+        let cert =
+            std::env::temp_dir().join(format!("pegsol-cert-{}-{seed}.json", std::process::id()));
+        let cert_s = cert.to_str().unwrap();
+        let o = pegsol(&[
+            "check",
+            board,
+            "--finish",
+            finish,
+            "--json",
+            "--certificate",
+            cert_s,
+        ]);
+        if o.status.code() == Some(2) {
+            continue; // a start with too few pegs for the finish
+        }
+        let v = json(&o);
+        match v["status"].as_str().unwrap() {
+            "refuted" => {
+                refuted += 1;
+                *kinds
+                    .entry(v["certificate"]["kind"].as_str().unwrap().to_string())
+                    .or_insert(0) += 1;
+                let checked = pegsol(&["verify", cert_s]);
+                assert_eq!(
+                    checked.status.code(),
+                    Some(0),
+                    "{board}: {}",
+                    stdout(&checked)
+                );
+                if python && seed % 4 == 0 {
+                    let py = Command::new("python3")
+                        .args([script, cert_s])
+                        .output()
+                        .unwrap();
+                    assert_eq!(py.status.code(), Some(0), "{board}: {}", stdout(&py));
+                }
+                // The same file claiming that the start cannot reach itself: false, so every
+                // kind of certificate must be rejected.
+                let mut c: Value =
+                    serde_json::from_str(&std::fs::read_to_string(&cert).unwrap()).unwrap();
+                c["finishes"] = Value::from(vec![c["start"].clone()]);
+                std::fs::write(&cert, c.to_string()).unwrap();
+                let tampered = pegsol(&["verify", cert_s]);
+                assert_eq!(
+                    tampered.status.code(),
+                    Some(1),
+                    "{board}: {}",
+                    stdout(&tampered)
+                );
+            }
+            "solvable" => solvable += 1,
+            other => panic!("{board}: {other}: {v}"),
+        }
+        let _ = std::fs::remove_file(&cert);
+    }
+    println!("{refuted} refuted ({kinds:?}), {solvable} solvable");
+    assert!(
+        refuted > 50 && solvable > 20,
+        "{refuted} refuted, {solvable} solvable"
+    );
+    assert!(kinds.len() >= 2, "{kinds:?}");
+}
+
+#[test]
+fn a_search_certificate_from_solve_and_bells_resource_count() {
+    // The 15-hole triangle, b3 empty, one peg on b3: impossible, but neither by class nor by
+    // one pagoda function; solve proves it and writes the set that shows it.
+    let cert = std::env::temp_dir().join(format!("pegsol-b3-{}.json", std::process::id()));
+    let cert_s = cert.to_str().unwrap();
+    let o = pegsol(&[
+        "solve",
+        "triangle5",
+        "--empty",
+        "b3",
+        "--finish",
+        "b3",
+        "--certificate",
+        cert_s,
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stdout(&o).contains("search certificate"), "{}", stdout(&o));
+    let v = json(&pegsol(&["verify", cert_s, "--json"]));
+    assert_eq!(v["status"], "verified", "{v}");
+    // Remove a position: the set is no longer closed.
+    let mut c: Value = serde_json::from_str(&std::fs::read_to_string(&cert).unwrap()).unwrap();
+    c["positions"].as_array_mut().unwrap().pop();
+    std::fs::write(&cert, c.to_string()).unwrap();
+    let o = pegsol(&["verify", cert_s]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).contains("not closed"), "{}", stdout(&o));
+    let _ = std::fs::remove_file(&cert);
+    // George Bell's resource count for the 45-hole board, as his page gives it.
+    let weights = temp_board(
+        "bell.txt",
+        "-1 0 -1\n1 0 1\n0 0 0\n-1 1 0 1 0 1 0 1 -1\n0 0 0 0 0 0 0 0 0\n-1 1 0 1 0 1 0 1 -1\n0 0 0\n1 0 1\n-1 0 -1\n",
+    );
+    let o = pegsol(&["check", "wiegleb", "--pagoda", weights.to_str().unwrap()]);
+    assert!(
+        stdout(&o).contains("a valid pagoda function"),
+        "{}",
+        stdout(&o)
+    );
+    let o = pegsol(&["show", "wiegleb", "--pagodas", "--json"]);
+    assert_eq!(json(&o)["pagodas"][0]["weights"]["d1"], -1);
 }

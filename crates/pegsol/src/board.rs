@@ -42,6 +42,16 @@ pub struct Board {
     classes: Classes,
 }
 
+/// Whether cells at `(line, column)`, in reading order, look like a picture with a space
+/// between cells: all in columns of one parity, and some two in a row two apart.
+fn looks_spaced(cells: &[(usize, usize)]) -> bool {
+    let parity = cells.first().map_or(0, |c| c.1 % 2);
+    cells.iter().all(|c| c.1 % 2 == parity)
+        && cells
+            .windows(2)
+            .any(|w| w[0].0 == w[1].0 && w[1].1 == w[0].1 + 2)
+}
+
 /// One row or column of the compact grid: a line of the bounding box, or a run of at least
 /// two empty ones shrunk to one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -194,6 +204,10 @@ impl Board {
     pub fn parse(name: &str, text: &str) -> Result<Board> {
         let mut lattice = Lattice::Orthogonal;
         let mut lattice_line: Option<usize> = None;
+        // `columns: exact` (one character a column) or `spaced` (cells separated by spaces);
+        // without it, the picture's look decides.
+        let mut columns: Option<bool> = None;
+        let mut columns_line: Option<usize> = None;
         let mut cells: Vec<(usize, usize, bool, usize)> = Vec::new(); // line, char col, peg, 1-based col
         let mut seen_cells = false;
         for (l, raw) in text.lines().enumerate() {
@@ -204,16 +218,28 @@ impl Board {
             }
             if !seen_cells && trimmed.contains(':') {
                 let (key, value) = trimmed.split_once(':').unwrap_or_default();
-                match (key.trim(), value.parse::<Lattice>()) {
-                    ("lattice", Ok(lat)) => {
-                        if let Some(first) = lattice_line {
-                            return Err(Error::RepeatedHeader {
-                                line: l + 1,
-                                first: first + 1,
-                            });
-                        }
+                let key = key.trim();
+                let earlier = match key {
+                    "lattice" => lattice_line,
+                    "columns" => columns_line,
+                    _ => None,
+                };
+                if let Some(first) = earlier {
+                    return Err(Error::RepeatedHeader {
+                        line: l + 1,
+                        first: first + 1,
+                        key: key.to_string(),
+                    });
+                }
+                match (key, value.parse::<Lattice>(), value.trim()) {
+                    ("lattice", Ok(lat), _) => {
                         lattice = lat;
                         lattice_line = Some(l);
+                        continue;
+                    }
+                    ("columns", _, "exact" | "spaced") => {
+                        columns = Some(value.trim() == "spaced");
+                        columns_line = Some(l);
                         continue;
                     }
                     _ => {
@@ -252,12 +278,9 @@ impl Board {
             return Err(Error::EmptyBoard);
         }
         // The seed's picture puts a space between cells: all cells share a column parity and
-        // some row has two cells two apart. Then halve the columns.
-        let parity = cells[0].1 % 2;
-        let spaced = cells.iter().all(|c| c.1 % 2 == parity)
-            && cells
-                .windows(2)
-                .any(|w| w[0].0 == w[1].0 && w[1].1 == w[0].1 + 2);
+        // some row has two cells two apart. Then halve the columns, unless a header says.
+        let spaced = columns
+            .unwrap_or_else(|| looks_spaced(&cells.iter().map(|c| (c.0, c.1)).collect::<Vec<_>>()));
         let mut coords = Vec::with_capacity(cells.len());
         let mut empty = Vec::new();
         for &(l, col, peg, _) in &cells {
@@ -542,12 +565,17 @@ impl Board {
     }
 
     /// The board as a picture in its own file format (`o` pegs, `.` holes), with `pegs`.
-    /// Exact, so it costs the rows of the bounding box and its filled columns.
+    /// Exact, so it costs the rows of the bounding box and its filled columns. It reads back
+    /// as the same board: when its look would make it read as spaced cells, it says
+    /// `columns: exact`.
     #[must_use]
     pub fn to_picture(&self, pegs: Bits) -> String {
         let mut out = String::new();
         if self.lattice != Lattice::Orthogonal {
             out.push_str(&format!("lattice: {}\n", self.lattice));
+        }
+        if looks_spaced(&self.coords) {
+            out.push_str("columns: exact\n");
         }
         let mut holes = self.holes.iter().peekable();
         for r in 0..self.rows {
@@ -688,6 +716,30 @@ mod tests {
         ));
         let tri = Board::parse("t", "lattice: triangular\no\noo\n.oo\n").unwrap();
         assert_eq!(tri.lattice(), Lattice::Triangular);
+    }
+
+    #[test]
+    fn pictures_that_look_spaced_read_back_as_drawn() {
+        // Holes in even columns only, two apart in a row: without the header they would read
+        // as the seed's spaced style, a different board.
+        let b = Board::new(
+            "even",
+            Lattice::Orthogonal,
+            &[(0, 0), (0, 2), (0, 4), (1, 2)],
+            Some(&[]),
+        )
+        .unwrap();
+        let picture = b.to_picture(b.holes());
+        assert!(picture.starts_with("columns: exact\n"), "{picture}");
+        let again = Board::parse("again", &picture).unwrap();
+        assert_eq!(again.jumps(), b.jumps());
+        assert!(again.jumps().is_empty());
+        let spaced = Board::parse("s", "columns: spaced\no o o\n").unwrap();
+        assert_eq!(spaced.jumps().len(), 2);
+        assert!(matches!(
+            Board::parse("r", "columns: exact\ncolumns: exact\no\n").unwrap_err(),
+            Error::RepeatedHeader { line: 2, .. }
+        ));
     }
 
     #[test]

@@ -5,11 +5,14 @@
 //! A pair (vacancy, finish) stands for its whole orbit under the board's group: the image of a
 //! solution under a symmetry solves the image problem. So each representative pair is solved
 //! once, and counted `equivalent` times in the summary, which is over all `holes^2` pairs.
-//! Pairs in different position classes are impossible without a search; the others go to
-//! [`crate::solve`] (the portfolio) under the given limits.
+//! Pairs in different position classes are impossible without a search. The others get a
+//! signed pagoda function if one refutes them, else go to [`crate::solve`] (the portfolio)
+//! under the given limits; what it cannot solve goes to [`crate::check::prove`] for a search
+//! certificate, so that every impossible answer carries a proof.
 
 use crate::bitset::{Bits, Hole};
 use crate::board::Board;
+use crate::check::{prove, refute, Certificate};
 use crate::search::{solve, Finish, Limits, Outcome, Problem, Reason, Stats};
 
 /// Which finishes a catalog takes.
@@ -34,6 +37,8 @@ pub struct Entry {
     pub equivalent: u64,
     /// The answer (a solution is replayed by the solver's checker).
     pub outcome: Outcome,
+    /// The proof of an impossible answer, other than a difference of position class.
+    pub certificate: Option<Certificate>,
     /// The search effort.
     pub stats: Stats,
 }
@@ -178,17 +183,14 @@ pub fn catalog(
         let (empty, finish) = (p.empty, p.finish);
         let start = board.holes().without(empty);
         let goal = finish.map_or(Finish::AnyOne, |f| Finish::Holes(f.bit()));
-        let (outcome, stats) = match (finish, Problem::new(board, start, goal)) {
+        let (outcome, stats, certificate) = match (finish, Problem::new(board, start, goal)) {
             // Different position classes: no search needed.
             (Some(f), _) if classes.class_of(f.bit()) != classes.class_of(start) => {
-                (Outcome::Impossible(Reason::Class), Stats::default())
+                (Outcome::Impossible(Reason::Class), Stats::default(), None)
             }
-            (_, Ok(problem)) => {
-                let report = solve(&problem, limits);
-                (report.outcome, report.stats)
-            }
+            (_, Ok(problem)) => decide(&problem, limits),
             // A one-hole board: its start has no peg.
-            (_, Err(_)) => (Outcome::Impossible(Reason::Class), Stats::default()),
+            (_, Err(_)) => (Outcome::Impossible(Reason::Class), Stats::default(), None),
         };
         entries.push(Entry {
             empty,
@@ -196,11 +198,35 @@ pub fn catalog(
             finish_class: p.finish_class,
             equivalent: p.equivalent,
             outcome,
+            certificate,
             stats,
         });
         progress(k + 1, total);
     }
     Catalog { vacancies, entries }
+}
+
+/// One problem: refuted at once, solved, or proved impossible by a search certificate.
+fn decide(problem: &Problem, limits: &Limits) -> (Outcome, Stats, Option<Certificate>) {
+    if let Some(c) = refute(problem) {
+        let reason = match c {
+            Certificate::Class { .. } => Reason::Class,
+            _ => Reason::Pagoda,
+        };
+        return (Outcome::Impossible(reason), Stats::default(), Some(c));
+    }
+    let report = solve(problem, limits);
+    match report.outcome {
+        Outcome::Solved { .. } => (report.outcome, report.stats, None),
+        Outcome::Impossible(_) | Outcome::Undecided(_) => match prove(problem, limits) {
+            Ok(c) => (
+                Outcome::Impossible(Reason::Exhausted),
+                report.stats,
+                Some(c),
+            ),
+            Err(_) => (report.outcome, report.stats, None),
+        },
+    }
 }
 
 #[cfg(test)]

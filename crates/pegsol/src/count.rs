@@ -316,7 +316,7 @@ impl Cut {
     pub(crate) fn new(problem: &Problem, layout: &Layout) -> Cut {
         let board = problem.board();
         let targets = problem.targets();
-        let mut functions = Pagoda::stock(board);
+        let mut functions = Pagoda::library(board);
         if targets.len() <= 8 {
             functions.extend(
                 targets
@@ -327,8 +327,8 @@ impl Cut {
         let floor_of = |f: &Pagoda| targets.iter().map(|&t| f.total(t)).min().unwrap_or(0);
         let mut ranked: Vec<(f64, Pagoda)> = functions
             .into_iter()
-            .filter(|f| floor_of(f) > 0)
-            .map(|f| (f.total(problem.start()) as f64 / floor_of(&f) as f64, f))
+            .filter(|f| f.can_cut(&targets))
+            .map(|f| (f.room(problem.start(), &targets), f))
             .collect();
         ranked.sort_by(|a, b| a.0.total_cmp(&b.0));
         ranked.truncate(MAX_CUTS);

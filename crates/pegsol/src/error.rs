@@ -30,20 +30,22 @@ pub enum Error {
         count: usize,
     },
     /// A header line (`key: value`) the parser does not know.
-    #[error("line {line}: unknown header {text:?}; the only header is 'lattice: orthogonal|diagonal|triangular'")]
+    #[error("line {line}: unknown header {text:?}; the headers are 'lattice: orthogonal|diagonal|triangular' and 'columns: exact|spaced'")]
     BadHeader {
         /// 1-based line.
         line: usize,
         /// The text of the line.
         text: String,
     },
-    /// A second `lattice:` header.
-    #[error("line {line}: a second 'lattice:' header (the first is on line {first}); keep one")]
+    /// A header given twice.
+    #[error("line {line}: a second '{key}:' header (the first is on line {first}); keep one")]
     RepeatedHeader {
         /// 1-based line of the second header.
         line: usize,
         /// 1-based line of the first.
         first: usize,
+        /// The header's name.
+        key: String,
     },
     /// A hole named twice in one list of labels.
     #[error("hole {0} is named twice; name each hole once")]

@@ -59,7 +59,7 @@ pub use ends::{ends, ends_with_progress, EndHole, Ends};
 pub use error::{Error, Result};
 pub use jumps::{Jump, JumpTable};
 pub use lattice::Lattice;
-pub use pagoda::{Pagoda, MAX_WEIGHT};
+pub use pagoda::{Named, Pagoda, MAX_WEIGHT};
 pub use replay::replay;
 pub use search::{
     solve, solve_with_progress, Budget, Engines, Finish, Limits, Outcome, Problem, Reason, Report,

@@ -1,8 +1,10 @@
 //! Pagoda functions: hole weights `w` with `w(from) + w(over) >= w(to)` for every jump.
 //!
 //! Invariant: a jump changes the total weight of the pegs by `w(to) - w(from) - w(over) <= 0`,
-//! so the total never rises. A position whose total is below the finish's cannot reach it;
-//! the solver cuts such positions.
+//! so the total never rises, whatever the signs of the weights. A position whose total is
+//! below every finish's cannot reach one; the solver cuts such positions. Weights of both
+//! signs are allowed: the strong arguments use negative ones (George Bell's "resource count"
+//! on the 45-hole board is a function of -1, 0 and 1).
 
 use crate::bitset::{Bits, Hole};
 use crate::board::Board;
@@ -13,23 +15,62 @@ use crate::lattice::Lattice;
 /// differences, then fit an `i64` exactly, so no total or comparison can wrap.
 pub const MAX_WEIGHT: i64 = 1 << 48;
 
-/// Integer hole weights on one board, each at most [`MAX_WEIGHT`].
+/// Integer hole weights on one board, each at most [`MAX_WEIGHT`] in size, of either sign.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Pagoda {
     weights: Vec<i64>,
 }
 
 impl Pagoda {
-    /// Weights by hole index. Checked: `None` if the length is wrong, a weight is negative or
-    /// above [`MAX_WEIGHT`], or some jump breaks the pagoda condition (use
+    /// Weights by hole index. Checked: `None` if the length is wrong, a weight is above
+    /// [`MAX_WEIGHT`] in size, or some jump breaks the pagoda condition (use
     /// [`Pagoda::broken_jump`] to find which).
     #[must_use]
     pub fn new(board: &Board, weights: Vec<i64>) -> Option<Pagoda> {
         let p = Pagoda { weights };
         (p.weights.len() == board.hole_count()
-            && p.weights.iter().all(|&w| (0..=MAX_WEIGHT).contains(&w))
+            && p.weights
+                .iter()
+                .all(|&w| (-MAX_WEIGHT..=MAX_WEIGHT).contains(&w))
             && p.broken_jump(board).is_none())
         .then_some(p)
+    }
+
+    /// The least total over `finishes` (`None` when there are none): a position that totals
+    /// less cannot reach any of them.
+    #[must_use]
+    pub fn floor(&self, finishes: &[Bits]) -> Option<i64> {
+        finishes.iter().map(|&f| self.total(f)).min()
+    }
+
+    /// The least total any position can have: the sum of the negative weights (0 for a
+    /// function of non-negative weights).
+    #[must_use]
+    pub fn min_total(&self) -> i64 {
+        self.weights.iter().filter(|&&w| w < 0).sum()
+    }
+
+    /// Whether some position totals less than the floor of `finishes`, so that the function
+    /// can cut anything at all.
+    #[must_use]
+    pub fn can_cut(&self, finishes: &[Bits]) -> bool {
+        self.floor(finishes).is_some_and(|f| f > self.min_total())
+    }
+
+    /// How much room the function leaves from `start` towards `finishes`, as a share of the
+    /// start's total above the least possible: `(total(start) - floor) / (total(start) -
+    /// min_total)`. Smaller cuts earlier; below zero it refutes the start. For non-negative
+    /// weights this is `1 - floor / total(start)`.
+    #[must_use]
+    pub fn room(&self, start: Bits, finishes: &[Bits]) -> f64 {
+        let Some(floor) = self.floor(finishes) else {
+            return f64::INFINITY;
+        };
+        let (total, least) = (self.total(start), self.min_total());
+        if total <= least {
+            return if floor > total { -1.0 } else { f64::INFINITY };
+        }
+        (total - floor) as f64 / (total - least) as f64
     }
 
     /// The first jump whose weights break `w(from) + w(over) >= w(to)`, if any.
@@ -110,6 +151,76 @@ impl Pagoda {
 }
 
 impl Pagoda {
+    /// A pagoda function of any signs that refutes the problem `start` to `finishes` (its
+    /// start total below every finish's), if one exists, found by linear programming.
+    ///
+    /// The program: weights `w` in `[-1, 1]` and a margin `z`, maximise `z` subject to
+    /// `w(from) + w(over) >= w(to)` for every jump and `total(f) - total(start) >= z` for every
+    /// finish `f`. It is complete for single functions: the conditions are homogeneous, so any
+    /// refuting function, scaled into the box, is feasible with `z > 0`, and the optimum is
+    /// positive exactly when one exists. The floating-point optimum is made exact by scaling
+    /// by small denominators and rounding, and kept only if it checks in integers.
+    #[must_use]
+    pub fn refuting(board: &Board, start: Bits, finishes: &[Bits]) -> Option<Pagoda> {
+        use microlp::{ComparisonOp, OptimizationDirection, Problem};
+        if finishes.is_empty() {
+            return None;
+        }
+        let n = board.hole_count();
+        let mut lp = Problem::new(OptimizationDirection::Maximize);
+        let vars: Vec<_> = (0..n).map(|_| lp.add_var(0.0, (-1.0, 1.0))).collect();
+        let z = lp.add_var(1.0, (-2.0 * n as f64, 2.0 * n as f64));
+        for j in board.jumps() {
+            lp.add_constraint(
+                [
+                    (vars[j.from().index()], 1.0),
+                    (vars[j.over().index()], 1.0),
+                    (vars[j.to().index()], -1.0),
+                ],
+                ComparisonOp::Ge,
+                0.0,
+            );
+        }
+        for f in finishes {
+            // total(f) - total(start) - z >= 0, with the holes in both cancelling.
+            let mut terms: Vec<(microlp::Variable, f64)> = Vec::new();
+            for h in (0..n).filter_map(Hole::new) {
+                let c = f64::from(u8::from(f.contains(h))) - f64::from(u8::from(start.contains(h)));
+                if c != 0.0 {
+                    terms.push((vars[h.index()], c));
+                }
+            }
+            terms.push((z, -1.0));
+            lp.add_constraint(terms, ComparisonOp::Ge, 0.0);
+        }
+        let outcome = std::panic::catch_unwind(|| lp.solve()).ok()?.ok()?;
+        let microlp::SolveOutcome::Solution(solution) = outcome else {
+            return None;
+        };
+        if solution.var_value(z) <= 1e-7 {
+            return None;
+        }
+        let values: Vec<f64> = vars.iter().map(|&v| solution.var_value(v)).collect();
+        let refutes = |p: &Pagoda| p.floor(finishes).is_some_and(|f| p.total(start) < f);
+        // A vertex of the program is rational; scaled by the right denominator it rounds to
+        // itself. Try the usual ones, smallest first.
+        for den in [
+            1i64, 2, 3, 4, 5, 6, 8, 10, 12, 16, 20, 24, 30, 36, 48, 60, 120, 240, 360, 720, 2520,
+            5040,
+        ] {
+            let weights: Vec<i64> = values
+                .iter()
+                .map(|&x| (x * den as f64).round() as i64)
+                .collect();
+            if let Some(p) = Pagoda::new(board, weights) {
+                if refutes(&p) {
+                    return Some(p);
+                }
+            }
+        }
+        None
+    }
+
     /// Fits a pagoda function to a problem by linear programming: minimise the start's total
     /// subject to the finish totalling 1 and `w(from) + w(over) >= w(to)` for every jump
     /// (a small secondary weight on every hole keeps the off-start weights low). The LP's
@@ -208,6 +319,77 @@ fn lcm(a: i64, b: i64) -> Option<i64> {
     (a / gcd(a, b)).checked_mul(b).filter(|&l| l <= 1 << 40)
 }
 
+/// A pagoda function with a name and a source, for a built-in board.
+#[derive(Clone, Debug)]
+pub struct Named {
+    /// What it is called.
+    pub name: &'static str,
+    /// Where it comes from.
+    pub source: &'static str,
+    /// The function.
+    pub pagoda: Pagoda,
+}
+
+/// The named functions: (board, name, source, weights row by row, left to right).
+const NAMED: &[(&str, &str, &str, &str)] = &[(
+    "wiegleb",
+    "resource count",
+    "George Bell's resource count for the 45-hole board (his Wiegleb page)",
+    "-1 0 -1 / 1 0 1 / 0 0 0 / -1 1 0 1 0 1 0 1 -1 / 0 0 0 0 0 0 0 0 0 / -1 1 0 1 0 1 0 1 -1 / 0 0 0 / 1 0 1 / -1 0 -1",
+)];
+
+impl Pagoda {
+    /// Everything known for `board` before any problem is given: the [`Pagoda::stock`] and the
+    /// [`Pagoda::named`] functions.
+    #[must_use]
+    pub fn library(board: &Board) -> Vec<Pagoda> {
+        let mut all = Pagoda::stock(board);
+        all.extend(Pagoda::named(board).into_iter().map(|n| n.pagoda));
+        all
+    }
+
+    /// The named functions of `board`: those published for the built-in board of its name
+    /// and shape (none for other boards). Each is checked to be a pagoda function.
+    ///
+    /// ```
+    /// let b = pegsol::Board::builtin("wiegleb").unwrap();
+    /// let named = pegsol::Pagoda::named(&b);
+    /// assert_eq!(named[0].name, "resource count");
+    /// assert!(named[0].pagoda.weights().iter().any(|&w| w < 0));
+    /// ```
+    #[must_use]
+    pub fn named(board: &Board) -> Vec<Named> {
+        let Ok(builtin) = Board::builtin(board.name()) else {
+            return Vec::new();
+        };
+        let same = builtin.lattice() == board.lattice()
+            && builtin.hole_count() == board.hole_count()
+            && board
+                .holes()
+                .iter()
+                .all(|h| builtin.coords(h) == board.coords(h));
+        if !same {
+            return Vec::new();
+        }
+        NAMED
+            .iter()
+            .filter(|n| n.0.eq_ignore_ascii_case(board.name()))
+            .filter_map(|&(_, name, source, rows)| {
+                let weights: Vec<i64> = rows
+                    .split(['/', ' '])
+                    .filter(|t| !t.is_empty())
+                    .map(|t| t.parse().ok())
+                    .collect::<Option<_>>()?;
+                Some(Named {
+                    name,
+                    source,
+                    pagoda: Pagoda::new(board, weights)?,
+                })
+            })
+            .collect()
+    }
+}
+
 /// The cap on one-dimensional weights: `fib(30)`, whose square is below [`MAX_WEIGHT`].
 const CAP: i64 = 832_040;
 
@@ -261,6 +443,30 @@ mod tests {
                 assert!(p.total(j.apply(before)) <= p.total(before));
             }
         }
+    }
+
+    #[test]
+    fn the_named_functions_are_pagoda_functions() {
+        let b = Board::builtin("wiegleb").unwrap();
+        let named = Pagoda::named(&b);
+        assert_eq!(named.len(), 1);
+        assert!(named[0].pagoda.broken_jump(&b).is_none());
+        assert!(Pagoda::named(&Board::builtin("english").unwrap()).is_empty());
+    }
+
+    #[test]
+    fn signed_refutations_are_complete_and_exact() {
+        // A 1x4 row with pegs on a1 and b1 cannot end with one peg on d1; weights 0 0 0 1
+        // are no pagoda function (c1 + b1 < d1), but signed ones like -1 0 1 1 refute it.
+        let b = Board::builtin("rect:1x4").unwrap();
+        let start = b.hole_set("a1,b1").unwrap();
+        let finish = b.hole("d1").unwrap().bit();
+        let p = Pagoda::refuting(&b, start, &[finish]).unwrap();
+        assert!(p.total(start) < p.total(finish));
+        assert!(p.broken_jump(&b).is_none());
+        // The solvable a1,b1 -> c1 is never refuted.
+        let c1 = b.hole("c1").unwrap().bit();
+        assert!(Pagoda::refuting(&b, start, &[c1]).is_none());
     }
 
     #[test]

@@ -8,6 +8,7 @@
 mod common;
 
 use common::{is_finish, random_case, Oracle, Rng};
+use pegsol::check::{prove, Certificate, Unproved};
 use pegsol::count::{count, count_pruned};
 use pegsol::{Engines, Finish, Limits, Outcome, Problem};
 
@@ -15,6 +16,7 @@ use pegsol::{Engines, Finish, Limits, Outcome, Problem};
 fn every_answer_agrees_with_brute_force() {
     let mut rng = Rng(0x5DEE_CE66_D1CE_4E5B);
     let (mut solvable, mut impossible, mut sparse, mut refuted) = (0, 0, 0, 0);
+    let mut proofs = [0usize; 3];
     for case_number in 0..8000 {
         let case = random_case(&mut rng);
         let (board, start, finish) = (&case.board, case.start, case.finish);
@@ -76,6 +78,26 @@ fn every_answer_agrees_with_brute_force() {
             assert!(certificate.verify(&problem), "{}", context());
             refuted += 1;
         }
+        // prove: a certificate for every impossible problem, and it rechecks; a solvable one
+        // is never refuted (the search reaches a finish, or the quick arguments pass).
+        match prove(&problem, &Limits::default()) {
+            Ok(c) => {
+                assert!(
+                    !truth.solvable,
+                    "proved a solvable problem impossible: {}",
+                    context()
+                );
+                assert!(c.verify(&problem), "{}", context());
+                proofs[match c {
+                    Certificate::Class { .. } => 0,
+                    Certificate::Pagoda { .. } => 1,
+                    Certificate::Search(_) => 2,
+                }] += 1;
+            }
+            Err(Unproved::Solvable) => assert!(truth.solvable, "{}", context()),
+            Err(Unproved::Budget(b)) => panic!("no proof within the {b} budget: {}", context()),
+            Err(Unproved::Internal(what)) => panic!("internal error {what}: {}", context()),
+        }
         // count: every total, and the pruned count's exact parts.
         let c = count(&problem, 1 << 30, &|_| {}).unwrap();
         assert_eq!(c.positions(), truth.positions, "positions: {}", context());
@@ -113,8 +135,10 @@ fn every_answer_agrees_with_brute_force() {
         }
     }
     println!(
-        "{solvable} solvable, {impossible} impossible ({refuted} with a certificate), {sparse} sparse"
+        "{solvable} solvable, {impossible} impossible ({refuted} refuted without search; proofs: {} by class, {} by one signed pagoda function, {} by search), {sparse} sparse",
+        proofs[0], proofs[1], proofs[2]
     );
+    assert_eq!(proofs.iter().sum::<usize>(), impossible);
     assert!(solvable > 800 && impossible > 2000 && sparse > 3000 && refuted > 1000);
 }
 

@@ -126,13 +126,10 @@ impl<'a> Beam<'a> {
         let floor = |p: &Pagoda| targets.iter().map(|&t| p.total(t)).min().unwrap_or(0);
         let mut useful: Vec<&Pagoda> = functions
             .iter()
-            .filter(|p| p.total(start) > floor(p))
+            .filter(|p| p.can_cut(targets) && p.total(start) >= floor(p))
             .collect();
-        // Least slack first: those cut most.
-        useful.sort_by_key(|p| {
-            let slack = (p.total(start) - floor(p)) as f64;
-            (slack / (p.total(start) as f64).max(1.0) * 1e9) as i64
-        });
+        // Least room first: those cut most.
+        useful.sort_by(|a, b| a.room(start, targets).total_cmp(&b.room(start, targets)));
         useful.truncate(MAX_PAGODA);
         let mut pagoda_delta = vec![[0i64; MAX_PAGODA]; jumps.len()];
         let mut pagoda_floor = [0i64; MAX_PAGODA];

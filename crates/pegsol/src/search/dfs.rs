@@ -89,10 +89,14 @@ impl<'a> Dfs<'a> {
         // Keep the pagoda functions that can cut something, those whose finish total is the
         // largest share of the start total (least slack) first.
         let floor = |p: &Pagoda| dir.targets.iter().map(|&t| p.total(t)).min().unwrap_or(0);
-        let mut useful: Vec<&Pagoda> = dir.functions.iter().filter(|p| floor(p) > 0).collect();
-        useful.sort_by_key(|p| {
-            let start = p.total(dir.start) as f64;
-            std::cmp::Reverse((floor(p) as f64 / start.max(1.0) * 1e6) as i64)
+        let mut useful: Vec<&Pagoda> = dir
+            .functions
+            .iter()
+            .filter(|p| p.can_cut(&dir.targets))
+            .collect();
+        useful.sort_by(|a, b| {
+            a.room(dir.start, &dir.targets)
+                .total_cmp(&b.room(dir.start, &dir.targets))
         });
         useful.truncate(MAX_PAGODA);
         let jumps = board.jumps();

@@ -28,6 +28,7 @@ mod dfs;
 
 use beam::{Beam, BeamEnd};
 
+pub(crate) use dfs::DeadSet;
 use dfs::{Dfs, Direction, PROBE_NODES};
 
 /// What the last pegs must be.
@@ -366,7 +367,7 @@ pub fn solve_with_progress(
         return spent(0, 0);
     }
     let stock = if limits.pagoda {
-        Pagoda::stock(board)
+        Pagoda::library(board)
     } else {
         Vec::new()
     };

@@ -1,0 +1,378 @@
+//! `pegsol check`: why a problem is impossible, in a form a person or a short program can
+//! check; `--pagoda FILE` checks the user's own weights instead.
+
+use std::path::Path;
+
+use anyhow::{bail, Context, Result};
+use pegsol::check::{prove, Certificate, Unproved};
+use pegsol::{notation, Bits, Board, Finish, Limits, Pagoda, Problem};
+use serde_json::{json, Value};
+
+use crate::{finish_json, finish_text, print_json, IMPOSSIBLE, UNDECIDED};
+
+/// A proof, or why there is none, rechecked by the library before it is shown.
+pub(crate) type Proof = std::result::Result<Certificate, Unproved>;
+
+/// [`prove`], with the certificate rechecked; an internal error is an error, not an answer.
+pub(crate) fn proof_of(problem: &Problem, limits: &Limits) -> Result<Proof> {
+    let proof = prove(problem, limits);
+    match &proof {
+        Ok(c) if !c.verify(problem) => bail!("internal error: a certificate failed its recheck"),
+        Err(Unproved::Internal(what)) => bail!("internal error: {what}; please report it"),
+        _ => Ok(proof),
+    }
+}
+
+/// Reads a weight grid: one line per board row, one weight per hole, integers or fractions
+/// of either sign. Returns integer weights over a common denominator, and the denominator.
+pub(crate) fn read_weights(board: &Board, path: &str) -> Result<(Vec<i64>, i64)> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {path}"))?;
+    let lines: Vec<&str> = text.lines().collect();
+    let (rows, _) = board.dimensions();
+    if lines.len() < rows {
+        bail!(
+            "{path}: {} lines, but the board has {rows} rows; give one line per row",
+            lines.len()
+        );
+    }
+    let mut fractions = vec![(0i64, 1i64); board.hole_count()];
+    // The holes of each row, left to right (holes are numbered row by row).
+    let mut by_row: Vec<Vec<pegsol::Hole>> = vec![Vec::new(); rows];
+    for h in board.holes() {
+        by_row[board.coords(h).0].push(h);
+    }
+    for (r, line) in lines.iter().take(rows).enumerate() {
+        let holes = &by_row[r];
+        let tokens: Vec<&str> = line.split_whitespace().collect();
+        if tokens.len() != holes.len() {
+            bail!(
+                "{path}, line {}: {} weights, but row {} has {} holes; give one weight per hole",
+                r + 1,
+                tokens.len(),
+                r + 1,
+                holes.len()
+            );
+        }
+        for (h, t) in holes.iter().zip(tokens) {
+            let bad = || {
+                anyhow::anyhow!(
+                    "{path}, line {}: {t:?} is not a weight; write an integer or a fraction like 3/2 or -1/2",
+                    r + 1
+                )
+            };
+            let (n, d) = match t.split_once('/') {
+                Some((n, d)) => (
+                    n.parse::<i64>().map_err(|_| bad())?,
+                    d.parse::<i64>().map_err(|_| bad())?,
+                ),
+                None => (t.parse::<i64>().map_err(|_| bad())?, 1),
+            };
+            if !(1..=1 << 20).contains(&d) || !(-(1 << 30)..=1 << 30).contains(&n) {
+                return Err(bad());
+            }
+            fractions[h.index()] = (n, d);
+        }
+    }
+    let mut den = 1i64;
+    for &(_, d) in &fractions {
+        den = (den / gcd(den, d))
+            .checked_mul(d)
+            .filter(|&l| l <= 1 << 40)
+            .ok_or_else(|| anyhow::anyhow!("{path}: the denominators are too large"))?;
+    }
+    Ok((fractions.iter().map(|&(n, d)| n * (den / d)).collect(), den))
+}
+
+/// Greatest common divisor, at least 1.
+fn gcd(mut a: i64, mut b: i64) -> i64 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a.abs().max(1)
+}
+
+/// `value / den` in lowest terms: an integer, or a string such as "3/2".
+fn fraction(value: i64, den: i64) -> Value {
+    let g = gcd(value, den);
+    if den / g == 1 {
+        json!(value / g)
+    } else {
+        json!(format!("{}/{}", value / g, den / g))
+    }
+}
+
+fn fraction_text(value: i64, den: i64) -> String {
+    match fraction(value, den) {
+        Value::String(s) => s,
+        v => v.to_string(),
+    }
+}
+
+pub(crate) fn weights_json(board: &Board, p: &Pagoda, den: i64) -> Value {
+    let mut m = serde_json::Map::new();
+    for h in board.holes() {
+        m.insert(board.label(h), fraction(p.weight(h), den));
+    }
+    Value::Object(m)
+}
+
+/// The status of a proof, as `check` reports it.
+fn status(proof: &Proof) -> (&'static str, u8) {
+    match proof {
+        Ok(_) => ("refuted", IMPOSSIBLE),
+        Err(Unproved::Solvable) => ("solvable", 0),
+        Err(Unproved::Budget(_) | Unproved::Internal(_)) => ("open", UNDECIDED),
+    }
+}
+
+/// The JSON answer of `check` (also the web API's), with the exit code; `file` is where the
+/// certificate was written, if it was.
+pub(crate) fn check_value(
+    board: &Board,
+    start: Bits,
+    finish: Finish,
+    proof: &Proof,
+    file: Option<&Path>,
+) -> (Value, u8) {
+    let cert = match proof {
+        Err(_) => Value::Null,
+        Ok(Certificate::Class {
+            sets,
+            start_counts,
+            finishes,
+        }) => json!({
+            "kind": "class",
+            "sets": sets.iter().zip(start_counts).map(|(s, c)| json!({
+                "holes": board.labels(*s), "start_count": c,
+            })).collect::<Vec<_>>(),
+            "finishes": finishes.iter().map(|(f, k, c)| json!({
+                "finish": board.labels(*f), "set": k, "count": c,
+            })).collect::<Vec<_>>(),
+        }),
+        Ok(Certificate::Pagoda {
+            pagoda,
+            start_total,
+            finish_total,
+        }) => json!({
+            "kind": "pagoda",
+            "weights": weights_json(board, pagoda, 1),
+            "start_total": start_total,
+            "finish_total": finish_total,
+        }),
+        Ok(Certificate::Search(s)) => json!({
+            "kind": "search",
+            "positions": s.positions.len(),
+            "dual": s.dual,
+            "symmetries": s.symmetries.len() + 1,
+            "pagodas": s.pagodas.iter().map(|p| weights_json(board, p, 1)).collect::<Vec<_>>(),
+        }),
+    };
+    let (status, code) = status(proof);
+    let mut v = json!({
+        "board": board.name(),
+        "empty": board.labels(board.holes().minus(start)),
+        "finish": finish_json(board, finish),
+        "status": status,
+        "certificate": cert,
+    });
+    if let Ok(c) = proof {
+        v["reason"] = json!(reason(c));
+        if let Some(f) = file {
+            v["certificate"]["file"] = json!(f.display().to_string());
+        }
+    }
+    if let Err(Unproved::Budget(b)) = proof {
+        v["reason"] = json!(format!("{b} budget"));
+    }
+    (v, code)
+}
+
+/// The reason a certificate gives, in words.
+pub(crate) fn reason(c: &Certificate) -> String {
+    match c {
+        Certificate::Class { .. } => "position class".to_string(),
+        Certificate::Pagoda { .. } => "pagoda function".to_string(),
+        Certificate::Search(s) => format!(
+            "search certificate ({} position{}, {} pagoda function{}{})",
+            s.positions.len(),
+            if s.positions.len() == 1 { "" } else { "s" },
+            s.pagodas.len(),
+            if s.pagodas.len() == 1 { "" } else { "s" },
+            if s.dual { ", dual game" } else { "" }
+        ),
+    }
+}
+
+/// What `check` was asked.
+pub(crate) struct Request<'a> {
+    pub board: Board,
+    pub start: Bits,
+    pub finish: Finish,
+    pub pagoda_file: Option<&'a str>,
+    pub certificate_file: Option<&'a Path>,
+    pub limits: Limits,
+    pub json: bool,
+}
+
+pub(crate) fn run(r: &Request) -> Result<u8> {
+    let (board, start, finish) = (&r.board, r.start, r.finish);
+    let problem = Problem::new(board, start, finish)?;
+    if let Some(path) = r.pagoda_file {
+        return own_weights(&problem, path, r.json);
+    }
+    let proof = proof_of(&problem, &r.limits)?;
+    if let (Some(path), Ok(c)) = (r.certificate_file, &proof) {
+        crate::certificate::write(path, &problem, c)?;
+    }
+    let file = r.certificate_file.filter(|_| proof.is_ok());
+    let (v, code) = check_value(board, start, finish, &proof, file);
+    if r.json {
+        print_json(&v);
+        return Ok(code);
+    }
+    println!(
+        "board {}, empty: {}, finish: {}",
+        board.name(),
+        notation::set_text(board, board.holes().minus(start)),
+        finish_text(board, finish)
+    );
+    match &proof {
+        Err(Unproved::Solvable) => {
+            println!("not impossible: a search reached the finish (pegsol solve gives the line)");
+        }
+        Err(Unproved::Internal(_)) => {}
+        Err(Unproved::Budget(b)) => println!(
+            "open: neither position classes nor a pagoda function refutes it, and the search found no proof within the {b} budget; raise --timeout or --max-memory"
+        ),
+        Ok(c) => explain(board, c),
+    }
+    if let Some(f) = file {
+        println!(
+            "certificate written to {} (check it with pegsol verify {})",
+            f.display(),
+            f.display()
+        );
+    }
+    Ok(code)
+}
+
+/// A certificate in words and pictures.
+fn explain(board: &Board, c: &Certificate) {
+    match c {
+        Certificate::Class {
+            sets,
+            start_counts,
+            finishes,
+        } => {
+            println!("refuted by position class.");
+            println!("Each set of holes marked 1 below meets every jump in 0 or 2 holes, so a jump changes the");
+            println!("number of pegs on it by 0 or 2 and its parity never changes.");
+            for (k, (set, count)) in sets.iter().zip(start_counts).enumerate() {
+                println!(
+                    "set {k}: the start has {count} pegs on it ({})",
+                    if count % 2 == 0 { "even" } else { "odd" }
+                );
+                print!(
+                    "{}",
+                    board.draw_with(|h| if set.contains(h) { '1' } else { '0' })
+                );
+            }
+            let shown = finishes.len().min(40);
+            for (f, k, c) in &finishes[..shown] {
+                println!(
+                    "finish {}: {c} pegs on set {k} ({}), the start has {}",
+                    notation::set_text(board, *f),
+                    if c % 2 == 0 { "even" } else { "odd" },
+                    start_counts[*k]
+                );
+            }
+        }
+        Certificate::Pagoda {
+            pagoda,
+            start_total,
+            finish_total,
+        } => {
+            println!("refuted by a pagoda function.");
+            println!("Weights w with w(from) + w(over) >= w(to) for every jump, so the total weight of the pegs never rises:");
+            print!("{}", board.draw_cells(|h| pagoda.weight(h).to_string()));
+            println!("start total {start_total} < finish total {finish_total}");
+        }
+        Certificate::Search(s) => {
+            println!("refuted by a search certificate: {}.", reason(c));
+            println!(
+                "A set of {} position{} that holds the {}start and no finish, and is closed under jumps: every",
+                s.positions.len(),
+                if s.positions.len() == 1 { "" } else { "s" },
+                if s.dual { "dual game's " } else { "" }
+            );
+            println!("child of a member is a member (up to the board's symmetries that keep the finishes),");
+            println!("has as few pegs as a finish, or totals less than every finish under one of these pagoda");
+            println!("functions (totals never rise):");
+            for (k, p) in s.pagodas.iter().enumerate().take(8) {
+                println!("function {k}:");
+                print!("{}", board.draw_cells(|h| p.weight(h).to_string()));
+            }
+            if s.pagodas.len() > 8 {
+                println!(
+                    "... and {} more (in the certificate file)",
+                    s.pagodas.len() - 8
+                );
+            }
+            if s.dual {
+                println!("(the dual game starts with pegs everywhere but the finish and must end with pegs on the start's empty holes; it is solvable exactly when the problem is)");
+            }
+        }
+    }
+}
+
+/// `--pagoda FILE`: checks the user's weights and whether they refute the problem.
+fn own_weights(problem: &Problem, path: &str, json: bool) -> Result<u8> {
+    let board = problem.board();
+    let (start, targets) = (problem.start(), problem.targets());
+    let (weights, den) = read_weights(board, path)?;
+    if let Some(j) = Pagoda::broken_jump_of(board, &weights) {
+        let w = |h: pegsol::Hole| fraction_text(weights[h.index()], den);
+        bail!(
+            "not a pagoda function: jump {} breaks it: w({}) + w({}) = {} + {} is less than w({}) = {}",
+            notation::jump_text(board, j),
+            board.label(j.from()),
+            board.label(j.over()),
+            w(j.from()),
+            w(j.over()),
+            board.label(j.to()),
+            w(j.to())
+        );
+    }
+    let p = Pagoda::new(board, weights)
+        .ok_or_else(|| anyhow::anyhow!("{path}: the weights are too large"))?;
+    let start_total = p.total(start);
+    let finish_total = p.floor(&targets).unwrap_or(0);
+    let refutes = start_total < finish_total;
+    if json {
+        print_json(&json!({
+            "status": if refutes { "refuted" } else { "open" },
+            "valid": true,
+            "certificate": {"kind": "pagoda", "weights": weights_json(board, &p, den),
+                "start_total": fraction(start_total, den), "finish_total": fraction(finish_total, den)},
+        }));
+    } else {
+        println!(
+            "a valid pagoda function: w(from) + w(over) >= w(to) for all {} jumps",
+            board.jumps().len()
+        );
+        println!(
+            "start total {}, finish total {}",
+            fraction_text(start_total, den),
+            fraction_text(finish_total, den)
+        );
+        println!(
+            "{}",
+            if refutes {
+                "the start totals less than the finish and totals never rise: impossible"
+            } else {
+                "it does not refute this problem"
+            }
+        );
+    }
+    Ok(if refutes { IMPOSSIBLE } else { 0 })
+}

@@ -1,0 +1,414 @@
+//! Impossibility certificates a person, or a short program, can check.
+//!
+//! Three arguments, tried in order:
+//! - **position class**: a set of holes meeting every jump in 0 or 2 holes (a [`Classes`]
+//!   functional). A jump changes the number of pegs on it by 0 or 2, so its parity never
+//!   changes; if the start and a finish differ in parity on some such set, no line of play joins
+//!   them;
+//! - **pagoda function** (Conway): weights with `w(from) + w(over) >= w(to)` for every jump, so
+//!   the total weight of the pegs never rises; if the start totals less than every finish, no
+//!   line of play joins them. The weights, of either sign, are found by linear programming
+//!   ([`Pagoda::refuting`], complete for single functions) and are exact integers, rechecked
+//!   jump by jump;
+//! - **search**: a set of positions that holds the start and no finish and is closed under
+//!   jumps: every child of a member is a member up to a symmetry that keeps the finishes, or
+//!   has as few pegs as a finish, or is cut by one of the certificate's pagoda functions
+//!   (several, each fitted to an early branch). Checking it takes no search: one pass over
+//!   the members and their jumps. It is made by an exhaustive search, in the problem's own
+//!   direction or in its dual (the complement game backwards), whichever is smaller.
+//!
+//! [`Classes`]: crate::Classes
+
+mod search;
+
+use crate::bitset::{Bits, Hole};
+use crate::pagoda::Pagoda;
+use crate::search::{Budget, Limits, Problem};
+
+use search::{closed_set, NoSet};
+
+/// A proof that a problem has no solution.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Certificate {
+    /// Parity on invariant hole sets: for each finish, a set on which the start and that finish
+    /// have different parities.
+    Class {
+        /// The invariant sets used.
+        sets: Vec<Bits>,
+        /// Pegs of the start on each set.
+        start_counts: Vec<u32>,
+        /// For each finish: the finish, the index of the set that separates it, and its pegs
+        /// on that set.
+        finishes: Vec<(Bits, usize, u32)>,
+    },
+    /// A pagoda function whose start total is below every finish's total.
+    Pagoda {
+        /// The weights.
+        pagoda: Pagoda,
+        /// Total weight of the start's pegs.
+        start_total: i64,
+        /// The least total over the finishes.
+        finish_total: i64,
+    },
+    /// A set of positions closed under jumps that holds the start and no finish.
+    Search(SearchProof),
+}
+
+/// The search certificate: see the module docs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchProof {
+    /// Whether the set is for the dual problem: from the complement of the (single) finish
+    /// to the complement of the start, which is solvable exactly when the problem is.
+    pub dual: bool,
+    /// Symmetries (hole permutations by index) that map the set of finishes onto itself;
+    /// a child counts as a member when one of them maps it to a member.
+    pub symmetries: Vec<Vec<Hole>>,
+    /// The pagoda functions that cut.
+    pub pagodas: Vec<Pagoda>,
+    /// The members; the first is the start.
+    pub positions: Vec<Bits>,
+}
+
+impl SearchProof {
+    /// The start and the finishes the set is about: the problem's, or its dual's.
+    #[must_use]
+    pub fn game(&self, problem: &Problem) -> (Bits, Vec<Bits>) {
+        let holes = problem.board().holes();
+        let targets = problem.targets();
+        match (self.dual, targets.as_slice()) {
+            (true, [f]) => (holes.minus(*f), vec![holes.minus(problem.start())]),
+            _ => (problem.start(), targets),
+        }
+    }
+
+    /// Rechecks the set with the library's own jumps (the CLI's `verify` checks files with
+    /// code of its own).
+    #[must_use]
+    pub fn verify(&self, problem: &Problem) -> bool {
+        let board = problem.board();
+        if self.dual && problem.targets().len() != 1 {
+            return false;
+        }
+        let (start, finishes) = self.game(problem);
+        let Some(goal) = finishes.first().map(|f| f.count()) else {
+            return false;
+        };
+        let image = |perm: &[Hole], p: Bits| p.iter().map(|h| perm[h.index()]).collect::<Bits>();
+        let automorphisms = self.symmetries.iter().all(|perm| {
+            perm.len() == board.hole_count()
+                && board.jumps().iter().all(|j| {
+                    let (f, o, t) = (
+                        perm[j.from().index()],
+                        perm[j.over().index()],
+                        perm[j.to().index()],
+                    );
+                    board
+                        .jumps()
+                        .iter()
+                        .any(|k| (k.from(), k.over(), k.to()) == (f, o, t))
+                })
+                && finishes.iter().all(|&f| finishes.contains(&image(perm, f)))
+        });
+        let floors: Option<Vec<i64>> = self.pagodas.iter().map(|p| p.floor(&finishes)).collect();
+        let Some(floors) = floors else { return false };
+        let valid = self.pagodas.iter().all(|p| p.broken_jump(board).is_none());
+        let cut = |p: Bits| {
+            self.pagodas
+                .iter()
+                .zip(&floors)
+                .any(|(f, &fl)| f.total(p) < fl)
+        };
+        let members: std::collections::HashSet<Bits> = self.positions.iter().copied().collect();
+        let member = |p: Bits| {
+            members.contains(&p)
+                || self
+                    .symmetries
+                    .iter()
+                    .any(|g| members.contains(&image(g, p)))
+        };
+        let closed = self.positions.iter().all(|&p| {
+            !finishes.contains(&p)
+                && board.jumps().iter().filter(|j| j.is_legal(p)).all(|j| {
+                    let c = j.apply(p);
+                    (c.count() <= goal && !finishes.contains(&c)) || cut(c) || member(c)
+                })
+        });
+        let starts = self.positions.first() == Some(&start) || cut(start);
+        automorphisms && valid && closed && starts
+    }
+}
+
+/// Why [`prove`] gives no certificate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unproved {
+    /// The search reached a finish: the problem is solvable.
+    Solvable,
+    /// No proof was found within the budget.
+    Budget(Budget),
+    /// A certificate that failed its own recheck: a bug, never an answer.
+    Internal(&'static str),
+}
+
+impl Certificate {
+    /// The name used in reports: `class`, `pagoda` or `search`.
+    #[must_use]
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Certificate::Class { .. } => "class",
+            Certificate::Pagoda { .. } => "pagoda",
+            Certificate::Search(_) => "search",
+        }
+    }
+
+    /// Rechecks the certificate from scratch for `problem`: the sets meet every jump evenly
+    /// and separate each finish, or the weights satisfy every jump and the totals are as
+    /// claimed and in the wrong order for the problem to be solvable.
+    #[must_use]
+    pub fn verify(&self, problem: &Problem) -> bool {
+        let board = problem.board();
+        let start = problem.start();
+        let finishes = problem.targets();
+        match self {
+            Certificate::Class {
+                sets,
+                start_counts,
+                finishes: separated,
+            } => {
+                let even = sets.iter().all(|s| {
+                    board
+                        .jumps()
+                        .iter()
+                        .all(|j| j.holes().intersect(*s).count() % 2 == 0)
+                });
+                let counts = sets
+                    .iter()
+                    .zip(start_counts)
+                    .all(|(s, &c)| start.intersect(*s).count() == c);
+                let covered = finishes.iter().all(|f| {
+                    separated.iter().any(|&(g, k, c)| {
+                        g == *f
+                            && k < sets.len()
+                            && f.intersect(sets[k]).count() == c
+                            && (c + start_counts[k]) % 2 == 1
+                    })
+                });
+                even && counts && covered
+            }
+            Certificate::Pagoda {
+                pagoda,
+                start_total,
+                finish_total,
+            } => {
+                pagoda.broken_jump(board).is_none()
+                    && pagoda.total(start) == *start_total
+                    && finishes.iter().map(|&f| pagoda.total(f)).min() == Some(*finish_total)
+                    && start_total < finish_total
+            }
+            Certificate::Search(proof) => proof.verify(problem),
+        }
+    }
+}
+
+/// Looks for a certificate that `problem` is impossible without searching: position classes
+/// first, then a signed pagoda function fitted by linear programming. `None` when neither
+/// refutes it (which does not mean it is solvable; [`prove`] searches).
+///
+/// ```
+/// use pegsol::{Board, Finish, Problem, check::refute};
+/// let french = Board::builtin("french").unwrap();
+/// let p = Problem::new(&french, french.start().unwrap(), Finish::AnyOne).unwrap();
+/// let proof = refute(&p).unwrap();
+/// assert_eq!(proof.kind(), "class");
+/// assert!(proof.verify(&p));
+/// ```
+#[must_use]
+pub fn refute(problem: &Problem) -> Option<Certificate> {
+    let board = problem.board();
+    let start = problem.start();
+    let finishes = problem.targets();
+    let sets = board.classes().functionals().to_vec();
+    let parity = |p: Bits, s: Bits| p.intersect(s).count() % 2;
+    let separating: Option<Vec<(Bits, usize)>> = finishes
+        .iter()
+        .map(|&f| {
+            sets.iter()
+                .position(|&s| parity(start, s) != parity(f, s))
+                .map(|k| (f, k))
+        })
+        .collect();
+    if let Some(separating) = separating {
+        // Keep only the sets used, renumbered.
+        let mut used: Vec<usize> = separating.iter().map(|&(_, k)| k).collect();
+        used.sort_unstable();
+        used.dedup();
+        let kept: Vec<Bits> = used.iter().map(|&k| sets[k]).collect();
+        return Some(Certificate::Class {
+            start_counts: kept.iter().map(|&s| start.intersect(s).count()).collect(),
+            finishes: separating
+                .iter()
+                .map(|&(f, k)| {
+                    let at = used.iter().position(|&u| u == k).unwrap_or(0);
+                    (f, at, f.intersect(sets[k]).count())
+                })
+                .collect(),
+            sets: kept,
+        });
+    }
+    let pagoda = Pagoda::refuting(board, start, &finishes)?;
+    let start_total = pagoda.total(start);
+    let finish_total = pagoda.floor(&finishes)?;
+    (start_total < finish_total).then_some(Certificate::Pagoda {
+        pagoda,
+        start_total,
+        finish_total,
+    })
+}
+
+/// Most positions a search certificate may hold (about 40 bytes each while it is made).
+pub const MAX_POSITIONS: usize = 20_000_000;
+
+/// A certificate for every impossible problem, within `limits`: [`refute`]'s, or else a
+/// search certificate (see the module docs), from the problem's own direction and, for a
+/// single finish, from its dual, the smaller of the two. Rechecked before it is returned.
+pub fn prove(problem: &Problem, limits: &Limits) -> Result<Certificate, Unproved> {
+    let began = std::time::Instant::now();
+    if let Some(c) = refute(problem) {
+        return Ok(c);
+    }
+    let board = problem.board();
+    let holes = board.holes();
+    let targets = problem.targets();
+    let cap = (limits.max_memory / 40).clamp(1, MAX_POSITIONS);
+    let sym = board.symmetries();
+    let attempt = |dual: bool, cap: usize, limits: &Limits| {
+        let (start, finishes) = match (dual, targets.as_slice()) {
+            (true, [f]) => (holes.minus(*f), vec![holes.minus(problem.start())]),
+            _ => (problem.start(), targets.clone()),
+        };
+        let group = sym.stabilizer(&finishes);
+        // Start from the stock and a function fitted to the finishes, the tightest first.
+        let mut functions: Vec<Pagoda> = Pagoda::library(board);
+        functions.extend(Pagoda::fit_any(board, start, &finishes));
+        functions.retain(|f| f.can_cut(&finishes));
+        functions.sort_by(|a, b| {
+            a.room(start, &finishes)
+                .total_cmp(&b.room(start, &finishes))
+        });
+        functions.truncate(8);
+        // The search drops the functions that cut nothing.
+        let positions = closed_set(board, start, &finishes, &group, &mut functions, limits, cap)?;
+        Ok(SearchProof {
+            dual,
+            symmetries: group
+                .iter()
+                .filter(|&&g| g != 0)
+                .map(|&g| holes.iter().map(|h| sym.map_hole(g, h)).collect())
+                .collect(),
+            pagodas: functions,
+            positions,
+        })
+    };
+    // Small sets first in both directions (a problem whose every first jump a fitted
+    // function refutes has a set of one position), then larger ones; when one direction
+    // gives a set, the other is tried with that size as its cap, and the smaller kept.
+    let directions: &[bool] = if targets.len() == 1 {
+        &[false, true]
+    } else {
+        &[false]
+    };
+    let mut proof: Option<SearchProof> = None;
+    for size in [64, 4096, cap] {
+        for &dual in directions {
+            let limit = proof
+                .as_ref()
+                .map_or(size.min(cap), |p| p.positions.len() - 1);
+            if limit == 0 {
+                continue;
+            }
+            // Every attempt shares the one budget.
+            let mut rest = limits.clone();
+            rest.timeout = limits.timeout.map(|t| t.saturating_sub(began.elapsed()));
+            if rest.timeout == Some(std::time::Duration::ZERO) {
+                if proof.is_some() {
+                    break;
+                }
+                return Err(Unproved::Budget(Budget::Time));
+            }
+            match attempt(dual, limit, &rest) {
+                Ok(p) => proof = Some(p),
+                Err(NoSet::Reached) => return Err(Unproved::Solvable),
+                Err(NoSet::Budget(Budget::Time)) if proof.is_none() => {
+                    return Err(Unproved::Budget(Budget::Time));
+                }
+                Err(NoSet::Budget(_)) => {}
+            }
+        }
+        if proof.is_some() {
+            break;
+        }
+    }
+    let Some(proof) = proof else {
+        return Err(Unproved::Budget(Budget::Memory));
+    };
+    let certificate = Certificate::Search(proof);
+    if certificate.verify(problem) {
+        Ok(certificate)
+    } else {
+        Err(Unproved::Internal(
+            "a search certificate failed its recheck",
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Board, Finish};
+
+    #[test]
+    fn certificates_verify_and_tampering_is_caught() {
+        let b = Board::builtin("english").unwrap();
+        let start = b.start().unwrap();
+        let p = Problem::new(&b, start, Finish::Holes(b.hole("c4").unwrap().bit())).unwrap();
+        let c = refute(&p).unwrap();
+        assert_eq!(c.kind(), "class");
+        assert!(c.verify(&p));
+        // A class certificate does not prove a solvable problem impossible.
+        let solvable = Problem::conventional(&b).unwrap();
+        assert!(refute(&solvable).is_none());
+        assert!(!c.verify(&solvable));
+    }
+
+    #[test]
+    fn pagodas_refute_finishes_that_classes_allow() {
+        // Pegs only in the bottom rows of the English board cannot reduce to one peg far up
+        // the board; where the class test allows such a finish, a pagoda function refutes it
+        // (the Solitaire Army in miniature). Every certificate rechecks.
+        let b = Board::builtin("english").unwrap();
+        let mut found = 0;
+        for first_row in 3..6 {
+            let start: Bits = b
+                .holes()
+                .iter()
+                .filter(|&h| b.coords(h).0 >= first_row)
+                .collect();
+            for h in b.holes().iter().filter(|&h| b.coords(h).0 + 2 < first_row) {
+                let p = Problem::new(&b, start, Finish::Holes(h.bit())).unwrap();
+                let c = refute(&p).expect("far finishes are refuted");
+                assert!(c.verify(&p));
+                found += usize::from(c.kind() == "pagoda");
+            }
+        }
+        assert!(found > 0);
+    }
+
+    #[test]
+    fn fibonacci_row_pagoda() {
+        // Two pegs at the end of a row of five cannot put one peg on the far end.
+        let b = Board::builtin("rect:1x5").unwrap();
+        let start = b.hole_set("a1,b1").unwrap();
+        let p = Problem::new(&b, start, Finish::Holes(b.hole("e1").unwrap().bit())).unwrap();
+        let c = refute(&p).unwrap();
+        assert!(c.verify(&p));
+    }
+}
