@@ -11,7 +11,7 @@ use pegsol::catalog::{catalog, Catalog, Entry, Finishes};
 use pegsol::{notation, Board, Hole, Limits, Outcome, Reason};
 use serde_json::{json, Value};
 
-use crate::{load_board, print_json, IMPOSSIBLE, UNDECIDED};
+use crate::common::{load_board, print_json, IMPOSSIBLE, UNDECIDED};
 
 /// What `catalog` was asked.
 pub(crate) struct Request<'a> {
@@ -23,7 +23,7 @@ pub(crate) struct Request<'a> {
 }
 
 pub(crate) fn run(r: &Request) -> Result<u8> {
-    let board = load_board(r.board)?;
+    let board = std::sync::Arc::new(load_board(r.board)?);
     let bar = std::io::stderr().is_terminal().then(|| {
         let bar = ProgressBar::new(0);
         if let Ok(style) =
@@ -47,7 +47,7 @@ pub(crate) fn run(r: &Request) -> Result<u8> {
     // printed solution is.
     for e in &result.entries {
         if let Outcome::Solved { jumps, finish } = &e.outcome {
-            crate::checked(&board, board.holes().without(e.empty), jumps, *finish)?;
+            crate::common::checked(&board, board.holes().without(e.empty), jumps, *finish)?;
         }
     }
     let summary = result.summary();
@@ -68,7 +68,7 @@ pub(crate) fn run(r: &Request) -> Result<u8> {
     } else {
         print_text(&board, r, &result);
     }
-    crate::drawn(drawing(), code)
+    crate::common::drawn(drawing(), code)
 }
 
 /// The kind of proof of an impossible entry: its certificate's, or `exhausted` for a search

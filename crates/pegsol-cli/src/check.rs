@@ -5,10 +5,12 @@ use std::path::Path;
 
 use anyhow::{bail, Context, Result};
 use pegsol::check::{prove, Certificate, Unproved};
-use pegsol::{notation, Bits, Board, Finish, Limits, Pagoda, Problem};
+use pegsol::{notation, Board, Limits, Pagoda, Problem};
+use serde::Serialize;
 use serde_json::{json, Value};
 
-use crate::{finish_json, finish_text, print_json, IMPOSSIBLE, UNDECIDED};
+use crate::answer::FinishView;
+use crate::common::{finish_text, print_json, IMPOSSIBLE, UNDECIDED};
 
 /// A proof, or why there is none, rechecked by the library before it is shown.
 pub(crate) type Proof = std::result::Result<Certificate, Unproved>;
@@ -125,66 +127,132 @@ fn status(proof: &Proof) -> (&'static str, u8) {
     }
 }
 
-/// The JSON answer of `check` (also the web API's), with the exit code; `file` is where the
-/// certificate was written, if it was.
-pub(crate) fn check_value(
-    board: &Board,
-    start: Bits,
-    finish: Finish,
-    proof: &Proof,
-    file: Option<&Path>,
-) -> (Value, u8) {
-    let cert = match proof {
-        Err(_) => Value::Null,
-        Ok(Certificate::Class {
-            sets,
-            start_counts,
-            finishes,
-        }) => json!({
-            "kind": "class",
-            "sets": sets.iter().zip(start_counts).map(|(s, c)| json!({
-                "holes": board.labels(*s), "start_count": c,
-            })).collect::<Vec<_>>(),
-            "finishes": finishes.iter().map(|(f, k, c)| json!({
-                "finish": board.labels(*f), "set": k, "count": c,
-            })).collect::<Vec<_>>(),
-        }),
-        Ok(Certificate::Pagoda {
-            pagoda,
-            start_total,
-            finish_total,
-        }) => json!({
-            "kind": "pagoda",
-            "weights": weights_json(board, pagoda, 1),
-            "start_total": start_total,
-            "finish_total": finish_total,
-        }),
-        Ok(Certificate::Search(s)) => json!({
-            "kind": "search",
-            "positions": s.positions.len(),
-            "dual": s.dual,
-            "symmetries": s.symmetries.len() + 1,
-            "pagodas": s.pagodas.iter().map(|p| weights_json(board, p, 1)).collect::<Vec<_>>(),
-        }),
-    };
-    let (status, code) = status(proof);
-    let mut v = json!({
-        "board": board.name(),
-        "empty": board.labels(board.holes().minus(start)),
-        "finish": finish_json(board, finish),
-        "status": status,
-        "certificate": cert,
-    });
-    if let Ok(c) = proof {
-        v["reason"] = json!(reason(c));
-        if let Some(f) = file {
-            v["certificate"]["file"] = json!(f.display().to_string());
-        }
+/// An invariant hole set of a class certificate, with the start's pegs on it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub(crate) struct SetView {
+    pub holes: Vec<String>,
+    pub start_count: u32,
+}
+
+/// A finish of a class certificate: the set that separates it, and its pegs on it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub(crate) struct SeparatedView {
+    pub finish: Vec<String>,
+    pub set: usize,
+    pub count: u32,
+}
+
+/// A certificate, as JSON (`kind` says which).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub(crate) enum ProofView {
+    Class {
+        sets: Vec<SetView>,
+        finishes: Vec<SeparatedView>,
+    },
+    Pagoda {
+        weights: Value,
+        start_total: i64,
+        finish_total: i64,
+    },
+    Search {
+        positions: usize,
+        dual: bool,
+        symmetries: usize,
+        pagodas: Vec<Value>,
+    },
+}
+
+/// A certificate and the file it was written to, if it was.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub(crate) struct CertificateView {
+    #[serde(flatten)]
+    pub proof: ProofView,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+}
+
+/// The answer of `check --json`, and of the web API's check.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub(crate) struct CheckAnswer {
+    pub board: String,
+    pub empty: Vec<String>,
+    pub finish: FinishView,
+    /// `refuted`, `solvable` or `open`.
+    pub status: &'static str,
+    pub reason: Option<String>,
+    pub certificate: Option<CertificateView>,
+}
+
+impl CheckAnswer {
+    /// The answer, with the exit code; `file` is where the certificate was written, if it was.
+    pub(crate) fn of(problem: &Problem, proof: &Proof, file: Option<&Path>) -> (CheckAnswer, u8) {
+        let board = problem.board();
+        let view = match proof {
+            Err(_) => None,
+            Ok(Certificate::Class {
+                sets,
+                start_counts,
+                finishes,
+            }) => Some(ProofView::Class {
+                sets: sets
+                    .iter()
+                    .zip(start_counts)
+                    .map(|(s, &c)| SetView {
+                        holes: board.labels(*s),
+                        start_count: c,
+                    })
+                    .collect(),
+                finishes: finishes
+                    .iter()
+                    .map(|&(f, k, c)| SeparatedView {
+                        finish: board.labels(f),
+                        set: k,
+                        count: c,
+                    })
+                    .collect(),
+            }),
+            Ok(Certificate::Pagoda {
+                pagoda,
+                start_total,
+                finish_total,
+            }) => Some(ProofView::Pagoda {
+                weights: weights_json(board, pagoda, 1),
+                start_total: *start_total,
+                finish_total: *finish_total,
+            }),
+            Ok(Certificate::Search(s)) => Some(ProofView::Search {
+                positions: s.positions.len(),
+                dual: s.dual,
+                symmetries: s.symmetries.len() + 1,
+                pagodas: s
+                    .pagodas
+                    .iter()
+                    .map(|p| weights_json(board, p, 1))
+                    .collect(),
+            }),
+        };
+        let (status, code) = status(proof);
+        let reason = match proof {
+            Ok(c) => Some(reason(c)),
+            Err(Unproved::Budget(b)) => Some(format!("{b} budget")),
+            Err(_) => None,
+        };
+        (
+            CheckAnswer {
+                board: board.name().to_string(),
+                empty: board.labels(board.holes().minus(problem.start())),
+                finish: FinishView::of(board, problem.finish()),
+                status,
+                reason,
+                certificate: view.map(|proof| CertificateView {
+                    proof,
+                    file: file.map(|f| f.display().to_string()),
+                }),
+            },
+            code,
+        )
     }
-    if let Err(Unproved::Budget(b)) = proof {
-        v["reason"] = json!(format!("{b} budget"));
-    }
-    (v, code)
 }
 
 /// The reason a certificate gives, in words.
@@ -205,9 +273,7 @@ pub(crate) fn reason(c: &Certificate) -> String {
 
 /// What `check` was asked.
 pub(crate) struct Request<'a> {
-    pub board: Board,
-    pub start: Bits,
-    pub finish: Finish,
+    pub problem: Problem,
     pub pagoda_file: Option<&'a str>,
     pub certificate_file: Option<&'a Path>,
     pub limits: Limits,
@@ -215,19 +281,19 @@ pub(crate) struct Request<'a> {
 }
 
 pub(crate) fn run(r: &Request) -> Result<u8> {
-    let (board, start, finish) = (&r.board, r.start, r.finish);
-    let problem = Problem::new(board, start, finish)?;
+    let problem = &r.problem;
+    let (board, start, finish) = (problem.board(), problem.start(), problem.finish());
     if let Some(path) = r.pagoda_file {
-        return own_weights(&problem, path, r.json);
+        return own_weights(problem, path, r.json);
     }
-    let proof = proof_of(&problem, &r.limits)?;
+    let proof = proof_of(problem, &r.limits)?;
     if let (Some(path), Ok(c)) = (r.certificate_file, &proof) {
-        crate::certificate::write(path, &problem, c)?;
+        crate::certificate::write(path, problem, c)?;
     }
     let file = r.certificate_file.filter(|_| proof.is_ok());
-    let (v, code) = check_value(board, start, finish, &proof, file);
+    let (answer, code) = CheckAnswer::of(problem, &proof, file);
     if r.json {
-        print_json(&v);
+        print_json(&answer);
         return Ok(code);
     }
     println!(
@@ -346,7 +412,7 @@ fn own_weights(problem: &Problem, path: &str, json: bool) -> Result<u8> {
     let p = Pagoda::new(board, weights)
         .ok_or_else(|| anyhow::anyhow!("{path}: the weights are too large"))?;
     let start_total = p.total(start);
-    let finish_total = p.floor(&targets).unwrap_or(0);
+    let finish_total = p.floor(targets).unwrap_or(0);
     let refutes = start_total < finish_total;
     if json {
         print_json(&json!({

@@ -35,10 +35,12 @@ use axum::middleware::{self, Next};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use pegsol::{notation, Bits, Board, Budget, Finish, Limits, Outcome, Problem};
-use serde::Deserialize;
+use pegsol::{Bits, Board, Budget, Limits, Outcome, Problem};
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use tokio::sync::Semaphore;
+
+use crate::answer::FinishView;
 
 /// The page, with its script and style inline: nothing is fetched from elsewhere.
 const INDEX: &str = include_str!("../assets/index.html");
@@ -245,6 +247,15 @@ fn lower_priority() {
     }
 }
 
+/// `pegsol serve`: checks the settings and serves until the process is stopped.
+pub(crate) fn run(addr: SocketAddr, budget: f64) -> Result<u8> {
+    if !(budget.is_finite() && budget > 0.0 && budget <= 3600.0) {
+        anyhow::bail!("--budget must be between 0 and 3600 seconds, got {budget}");
+    }
+    serve(&Settings { addr, budget })?;
+    Ok(0)
+}
+
 /// Runs the server until the process is stopped. Prints the address it listens on (the port
 /// may have been chosen by the system) on stdout first.
 pub fn serve(settings: &Settings) -> Result<()> {
@@ -410,9 +421,7 @@ enum Kind {
 
 /// The request, parsed: a board by name or as ASCII art, its starting pegs and the finish.
 struct Parsed {
-    board: Board,
-    start: Bits,
-    finish: Finish,
+    problem: Problem,
     timeout: Option<f64>,
 }
 
@@ -492,7 +501,7 @@ fn parse_request(body: &[u8]) -> Result<Parsed, String> {
         None | Some(Value::Null) => None,
         Some(v) => Some(labels(v, "finish")?),
     };
-    let finish = crate::finish_of(&board, start, finish.as_deref())
+    let finish = crate::common::finish_of(&board, start, finish.as_deref())
         .map_err(|e| format!("finish: {}", e.root_cause()))?;
     if let Some(t) = body.timeout {
         if !(t.is_finite() && t > 0.0) {
@@ -501,11 +510,9 @@ fn parse_request(body: &[u8]) -> Result<Parsed, String> {
             ));
         }
     }
-    Problem::new(&board, start, finish).map_err(|e| e.to_string())?;
+    let problem = Problem::new(board, start, finish).map_err(|e| e.to_string())?;
     Ok(Parsed {
-        board,
-        start,
-        finish,
+        problem,
         timeout: body.timeout,
     })
 }
@@ -563,7 +570,7 @@ async fn api(State(shared): State<Arc<Shared>>, request: Request, kind: Kind) ->
         Err(e) => return bad(e),
     };
     if kind == Kind::Board {
-        return Json(geometry(&parsed)).into_response();
+        return Json(geometry(&parsed.problem)).into_response();
     }
     let received = Instant::now();
     let cancel = CancelOnDrop(Arc::new(AtomicBool::new(false)));
@@ -623,7 +630,7 @@ async fn lane_run(
     let (shared, parsed, cancel) = (shared.clone(), parsed.clone(), cancel.clone());
     let answer = tokio::task::spawn_blocking(move || {
         let lane = if slow { &shared.slow } else { &shared.fast };
-        lane.pool.install(|| run(kind, &parsed, budget, cancel))
+        lane.pool.install(|| answer(kind, &parsed, budget, cancel))
     })
     .await;
     drop(permit);
@@ -638,78 +645,119 @@ async fn lane_run(
     }
 }
 
-/// What the page needs to draw and play a board: holes with coordinates, and every jump.
-fn geometry(r: &Parsed) -> Value {
-    let b = &r.board;
-    let (rows, cols) = b.dimensions();
-    json!({
-        "board": b.name(),
-        "lattice": b.lattice().name(),
-        "rows": rows,
-        "cols": cols,
-        "holes": b.holes().iter().map(|h| {
-            let (row, col) = b.coords(h);
-            let (x, y) = crate::svg::place(b, h);
-            json!({"label": b.label(h), "row": row, "col": col, "x": x, "y": y})
-        }).collect::<Vec<_>>(),
-        "jumps": b.jumps().iter().map(|j| json!([b.label(j.from()), b.label(j.over()), b.label(j.to())])).collect::<Vec<_>>(),
-        "empty": b.labels(b.holes().minus(r.start)),
-        "finish": match r.finish {
-            Finish::Holes(f) => json!(b.labels(f)),
-            Finish::AnyOne => json!("any"),
-            Finish::Pegs(n) => json!(format!("any:{n}")),
-        },
-    })
+/// A hole, as the page draws it.
+#[derive(Serialize)]
+struct HoleView {
+    label: String,
+    row: usize,
+    col: usize,
+    x: f64,
+    y: f64,
 }
 
-/// One solver request, under the budget; the answer, and whether its time ran out.
-fn run(kind: Kind, r: &Parsed, budget: Duration, cancel: Arc<AtomicBool>) -> Result<Answer> {
-    let problem = Problem::new(&r.board, r.start, r.finish)?;
+/// What the page needs to draw and play a board: holes with coordinates, and every jump.
+#[derive(Serialize)]
+struct BoardAnswer {
+    board: String,
+    lattice: &'static str,
+    rows: usize,
+    cols: usize,
+    holes: Vec<HoleView>,
+    /// Each jump as the labels of its three holes: from, over, to.
+    jumps: Vec<[String; 3]>,
+    empty: Vec<String>,
+    finish: FinishView,
+}
+
+fn geometry(p: &Problem) -> BoardAnswer {
+    let b = p.board();
+    let (rows, cols) = b.dimensions();
+    BoardAnswer {
+        board: b.name().to_string(),
+        lattice: b.lattice().name(),
+        rows,
+        cols,
+        holes: b
+            .holes()
+            .iter()
+            .map(|h| {
+                let (row, col) = b.coords(h);
+                let (x, y) = crate::svg::place(b, h);
+                HoleView {
+                    label: b.label(h),
+                    row,
+                    col,
+                    x,
+                    y,
+                }
+            })
+            .collect(),
+        jumps: b
+            .jumps()
+            .iter()
+            .map(|j| [b.label(j.from()), b.label(j.over()), b.label(j.to())])
+            .collect(),
+        empty: b.labels(b.holes().minus(p.start())),
+        finish: FinishView::of(b, p.finish()),
+    }
+}
+
+/// An answer as JSON for the response.
+fn to_value(answer: &impl Serialize) -> Result<Value> {
+    Ok(serde_json::to_value(answer)?)
+}
+
+/// One solver request, under the budget; the answer, and whether its time ran out. The
+/// answers are the CLI's own types, so an endpoint's JSON is its command's.
+fn answer(kind: Kind, r: &Parsed, budget: Duration, cancel: Arc<AtomicBool>) -> Result<Answer> {
+    let problem = &r.problem;
     let limits = Limits {
         max_memory: MAX_MEMORY,
         timeout: Some(budget),
         cancel: Some(cancel),
-        ..Limits::default()
     };
     match kind {
         Kind::Solve | Kind::Hint => {
-            let report = pegsol::solve(&problem, &limits);
-            let (mut v, _) = crate::solve_value(&r.board, r.start, r.finish, &report)?;
-            if let (Kind::Hint, Outcome::Solved { jumps, .. }) = (kind, &report.outcome) {
-                v["hint"] = jumps
-                    .first()
-                    .map_or(Value::Null, |&j| json!(notation::jump_text(&r.board, j)));
+            let report = pegsol::solve(problem, &limits);
+            let (mut a, _) = crate::solve::SolveAnswer::of(problem, &report)?;
+            if kind == Kind::Hint {
+                a.hint = a.line.jumps.first().cloned();
             }
-            Ok((v, report.outcome == Outcome::Undecided(Budget::Time)))
+            Ok((
+                to_value(&a)?,
+                report.outcome == Outcome::Undecided(Budget::Time),
+            ))
         }
         Kind::Ends => {
-            if r.start.is_empty() {
+            if problem.start().is_empty() {
                 anyhow::bail!("the start has no pegs; leave at least one hole filled");
             }
             // The budget is for the whole request; ends solves one problem per hole.
-            let per_hole =
-                (budget / r.board.hole_count().max(1) as u32).max(Duration::from_millis(5));
+            let holes = problem.board().hole_count().max(1) as u32;
             let limits = Limits {
-                timeout: Some(per_hole),
+                timeout: Some((budget / holes).max(Duration::from_millis(5))),
                 max_memory: MAX_MEMORY / rayon::current_num_threads().max(1),
                 ..limits
             };
-            let result = pegsol::ends(&r.board, r.start, &limits);
+            let result = pegsol::ends(problem, &limits);
             let ran_out = result
                 .holes
                 .iter()
                 .any(|e| e.outcome == Outcome::Undecided(Budget::Time));
-            Ok((crate::ends_value(&r.board, r.start, &result)?.0, ran_out))
-        }
-        Kind::Check => {
-            let proof = crate::check::proof_of(&problem, &limits)?;
-            let ran_out = proof == Err(pegsol::check::Unproved::Budget(Budget::Time));
             Ok((
-                crate::check::check_value(&r.board, r.start, r.finish, &proof, None).0,
+                to_value(&crate::ends::EndsAnswer::of(problem, &result)?.0)?,
                 ran_out,
             ))
         }
-        Kind::Board => Ok((geometry(r), false)),
+        Kind::Check => {
+            let proof = crate::check::proof_of(problem, &limits)?;
+            let ran_out = proof == Err(pegsol::check::Unproved::Budget(Budget::Time));
+            Ok((
+                to_value(&crate::check::CheckAnswer::of(problem, &proof, None).0)?,
+                ran_out,
+            ))
+        }
+        Kind::Board => Ok((to_value(&geometry(problem))?, false)),
     }
 }
 
@@ -798,7 +846,7 @@ mod tests {
             match parse_request(&bytes) {
                 Ok(r) => {
                     accepted += 1;
-                    assert!(Problem::new(&r.board, r.start, r.finish).is_ok());
+                    assert!(r.problem.from_start(r.problem.start()).is_ok());
                     assert!(r.timeout.is_none_or(|t| t.is_finite() && t > 0.0));
                 }
                 Err(e) => assert!(!e.is_empty()),

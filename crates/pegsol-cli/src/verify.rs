@@ -10,7 +10,7 @@ use pegsol::{Board, Hole};
 use serde_json::{json, Value};
 
 use crate::certificate::{FORMAT, VERSION};
-use crate::{print_json, IMPOSSIBLE};
+use crate::common::{print_json, IMPOSSIBLE};
 
 /// The unit steps of each lattice, by the name board files use.
 fn steps(lattice: &str) -> Option<&'static [(i64, i64)]> {

@@ -9,7 +9,7 @@
 
 use std::time::{Duration, Instant};
 
-use pegsol::{replay, Board, Engines, Finish, Limits, Outcome, Problem};
+use pegsol::{replay, Board, Engines, Finish, Limits, Outcome, Problem, SolveOptions};
 
 /// (board, vacancy, finish).
 const PROBLEMS: [(&str, &str, &str); 10] = [
@@ -33,12 +33,15 @@ fn run(board: &Board, empty: &str, finish: &str, engines: Engines) -> (Duration,
     let target = board.hole(finish).unwrap().bit();
     let problem = Problem::new(board, start, Finish::Holes(target)).unwrap();
     let limits = Limits {
-        engines,
         timeout: Some(BUDGET),
         ..Limits::default()
     };
+    let options = SolveOptions {
+        engines,
+        ..SolveOptions::default()
+    };
     let began = Instant::now();
-    let report = pegsol::solve(&problem, &limits);
+    let report = pegsol::solve_with(&problem, &limits, &options, &|_| {});
     let took = began.elapsed();
     match report.outcome {
         Outcome::Solved { jumps, finish } => {

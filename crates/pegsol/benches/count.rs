@@ -1,7 +1,7 @@
 //! Benchmark: the whole English game (centre start, centre finish), asserting the published
 //! totals it times, with jumps found by shifts in the grid layout against the same count with
 //! jumps tested from per-hole lists (same run, same machine), and with the allocator keeping
-//! freed memory ([`keep_freed_memory`], as the `pegsol` binary does) against without it, and
+//! freed memory (the allocator setting the `pegsol` binary makes for batch commands) against without it, and
 //! with keys shared by a position and its complement against without (`CountOptions::fold`);
 //! then what pagoda pruning saves in a count, on problems whose winning figures must come out
 //! identical with and without it.
@@ -9,8 +9,20 @@
 
 use std::time::Instant;
 
-use pegsol::count::{count, count_pruned, count_with, keep_freed_memory, Count, CountOptions};
+use pegsol::count::{count, count_pruned, count_with, Count, CountOptions};
 use pegsol::{Board, Finish, Problem};
+
+/// The allocator setting of the `pegsol` binary for batch commands (its `memory` module):
+/// blocks under 32 MB from the heap, which is never trimmed and grows 256 MB at a time.
+fn keep_freed_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: mallopt only sets parameters of the allocator, under its own lock.
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 32 << 20);
+        libc::mallopt(libc::M_TRIM_THRESHOLD, i32::MAX);
+        libc::mallopt(libc::M_TOP_PAD, 256 << 20);
+    }
+}
 
 fn main() {
     let board = Board::builtin("english").unwrap();

@@ -9,7 +9,7 @@
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use pegsol::{replay, Board, Finish, Limits, Outcome, Problem};
+use pegsol::{replay, Board, Finish, Limits, Outcome, Problem, SolveOptions};
 
 const FINISHES: [(&str, usize, usize); 5] = [
     ("d4", 3, 3),
@@ -23,12 +23,12 @@ const FINISHES: [(&str, usize, usize); 5] = [
 /// rounded up): a change that makes the search work harder fails the benchmark.
 const MAX_NODES: [u64; 5] = [2_500, 2_500, 40_000, 60_000, 2_500];
 
-fn pegsol_run(board: &Board, finish: &str, limits: &Limits) -> (Duration, u64) {
+fn pegsol_run(board: &Board, finish: &str, options: &SolveOptions) -> (Duration, u64) {
     let hole = board.hole(finish).unwrap();
     let start = board.start().unwrap();
     let problem = Problem::new(board, start, Finish::Holes(hole.bit())).unwrap();
     let began = Instant::now();
-    let report = pegsol::solve(&problem, limits);
+    let report = pegsol::solve_with(&problem, &Limits::default(), options, &|_| {});
     let took = began.elapsed();
     let Outcome::Solved { jumps, .. } = report.outcome else {
         panic!("{finish}: {:?}", report.outcome)
@@ -46,12 +46,12 @@ fn median(mut v: Vec<Duration>) -> Duration {
 fn main() {
     let board = Board::builtin("english").unwrap();
     // One thread and the exact search alone, so that the node counts are deterministic.
-    let single = Limits {
+    let single = SolveOptions {
         race_dual: false,
         engines: pegsol::Engines::Exact,
-        ..Limits::default()
+        ..SolveOptions::default()
     };
-    let raced = Limits::default();
+    let raced = SolveOptions::default();
     let seed = compile_seed();
     println!(
         "{:<6} {:>12} {:>10} {:>12} {:>10} {:>12} {:>12} {:>9}",

@@ -49,8 +49,9 @@ fn main() {
     for (side, moves) in [(4, 5), (5, 9), (6, 9), (7, 12)] {
         let board = Board::builtin(&format!("triangle:{side}")).unwrap();
         let began = Instant::now();
-        let r = fewest_moves_meeting(&board, &single_vacancies(&board), Finish::AnyOne, &limits)
-            .unwrap();
+        let basic =
+            pegsol::Problem::with_starts(&board, single_vacancies(&board), Finish::AnyOne).unwrap();
+        let r = fewest_moves_meeting(&basic, &limits).unwrap();
         let MeetOutcome::Optimal(s) = r.outcome else {
             panic!("side {side}")
         };

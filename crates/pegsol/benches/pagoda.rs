@@ -4,17 +4,20 @@
 
 use std::time::{Duration, Instant};
 
-use pegsol::{Board, Finish, Limits, Outcome, Problem};
+use pegsol::{Board, Finish, Limits, Outcome, Problem, SolveOptions};
 
 fn run(problem: &Problem, pagoda: bool) -> (Outcome, u64, Duration) {
     let limits = Limits {
-        race_dual: false,
-        pagoda,
         timeout: Some(Duration::from_secs(120)),
         ..Limits::default()
     };
+    let options = SolveOptions {
+        race_dual: false,
+        pagoda,
+        ..SolveOptions::default()
+    };
     let began = Instant::now();
-    let r = pegsol::solve(problem, &limits);
+    let r = pegsol::solve_with(problem, &limits, &options, &|_| {});
     (r.outcome, r.stats.nodes, began.elapsed())
 }
 

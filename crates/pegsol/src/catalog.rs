@@ -13,7 +13,8 @@
 use crate::bitset::{Bits, Hole};
 use crate::board::Board;
 use crate::check::{prove, refute, Certificate};
-use crate::search::{solve, Finish, Limits, Outcome, Problem, Reason, Stats};
+use crate::problem::{Finish, Limits, Outcome, Problem, Reason, Stats};
+use crate::search::solve;
 
 /// Which finishes a catalog takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -170,7 +171,7 @@ pub fn problems(board: &Board, finishes: Finishes) -> (Vec<Vacancy>, Vec<Pair>) 
 /// problem with the number done and the number in all.
 #[must_use]
 pub fn catalog(
-    board: &Board,
+    board: &std::sync::Arc<Board>,
     finishes: Finishes,
     limits: &Limits,
     progress: &(dyn Fn(usize, usize) + Sync),
@@ -183,7 +184,8 @@ pub fn catalog(
         let (empty, finish) = (p.empty, p.finish);
         let start = board.holes().without(empty);
         let goal = finish.map_or(Finish::AnyOne, |f| Finish::Holes(f.bit()));
-        let (outcome, stats, certificate) = match (finish, Problem::new(board, start, goal)) {
+        let (outcome, stats, certificate) = match (finish, Problem::new(board.clone(), start, goal))
+        {
             // Different position classes: no search needed.
             (Some(f), _) if classes.class_of(f.bit()) != classes.class_of(start) => {
                 (Outcome::Impossible(Reason::Class), Stats::default(), None)
@@ -254,7 +256,7 @@ mod tests {
     #[test]
     fn the_english_catalog_is_known() {
         // Of the 1,089 pairs, the 125 that pass the class test are all solvable.
-        let b = Board::builtin("english").unwrap();
+        let b = std::sync::Arc::new(Board::builtin("english").unwrap());
         let c = catalog(&b, Finishes::Single, &Limits::default(), &|_, _| {});
         let s = c.summary();
         assert_eq!(

@@ -30,7 +30,7 @@ use std::time::Instant;
 use crate::bitset::Bits;
 use crate::layout::Layout;
 use crate::pagoda::Pagoda;
-use crate::search::Problem;
+use crate::problem::Problem;
 use crate::spill;
 pub use crate::spill::{remove_scratch_of, SCRATCH_PREFIX};
 use crate::symmetry::{Canonicalizer, WIDE};
@@ -112,29 +112,6 @@ pub fn peak_memory_mb() -> u64 {
                 .and_then(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok())
         })
         .map_or(0, |kb| kb.div_ceil(1024))
-}
-
-/// Asks the allocator to keep the memory a count frees for its next level instead of handing
-/// it back to the kernel. Every level allocates and frees about as much as the count holds at
-/// its peak; on glibc, blocks that large are mapped afresh each time and every page of them
-/// faults in zeroed, which took about a fifth of `pegsol count english`. After this call,
-/// blocks under 32 MB come from the heap, the heap is not trimmed, and it grows 256 MB at a
-/// time, so a count keeps about 50 MB more at its peak. It affects the whole process, so it is
-/// for programs that mainly count (the `pegsol` binary calls it for every command but
-/// `serve`); elsewhere than Linux with glibc it does nothing.
-///
-/// ```
-/// pegsol::count::keep_freed_memory();
-/// ```
-pub fn keep_freed_memory() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: mallopt only sets parameters of the allocator, under its own lock; any value is
-    // valid for these three.
-    unsafe {
-        libc::mallopt(libc::M_MMAP_THRESHOLD, 32 << 20);
-        libc::mallopt(libc::M_TRIM_THRESHOLD, i32::MAX);
-        libc::mallopt(libc::M_TOP_PAD, 256 << 20);
-    }
 }
 
 /// Why a count could not finish.
@@ -327,8 +304,8 @@ impl Cut {
         let floor_of = |f: &Pagoda| targets.iter().map(|&t| f.total(t)).min().unwrap_or(0);
         let mut ranked: Vec<(f64, Pagoda)> = functions
             .into_iter()
-            .filter(|f| f.can_cut(&targets))
-            .map(|f| (f.room(problem.start(), &targets), f))
+            .filter(|f| f.can_cut(targets))
+            .map(|f| (f.room(problem.start(), targets), f))
             .collect();
         ranked.sort_by(|a, b| a.0.total_cmp(&b.0));
         ranked.truncate(MAX_CUTS);
@@ -370,7 +347,7 @@ pub(crate) fn group_of(problem: &Problem) -> Canonicalizer {
 /// The elements of [`group_of`].
 fn group_elements(problem: &Problem) -> Vec<usize> {
     let sym = problem.board().symmetries();
-    let mut group = sym.stabilizer(&problem.targets());
+    let mut group = sym.stabilizer(problem.targets());
     group.retain(|&g| sym.apply(g, problem.start()) == problem.start());
     group
 }
@@ -1805,11 +1782,11 @@ fn intersect_run(a: &[u64], b: &[u64]) -> Vec<u64> {
 mod tests {
     use super::*;
     use crate::board::Board;
-    use crate::search::Finish;
+    use crate::problem::Finish;
 
     /// The game on `b` with the holes `empty` empty, ending on the holes `finish` (or on any
     /// one peg).
-    fn problem<'b>(b: &'b Board, empty: &str, finish: Option<&str>) -> Problem<'b> {
+    fn problem(b: &Board, empty: &str, finish: Option<&str>) -> Problem {
         let start = b.holes().minus(b.hole_set(empty).unwrap());
         let finish = finish.map_or(Finish::AnyOne, |f| Finish::Holes(b.hole_set(f).unwrap()));
         Problem::new(b, start, finish).unwrap()

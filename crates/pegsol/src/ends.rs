@@ -3,9 +3,9 @@
 
 use rayon::prelude::*;
 
-use crate::bitset::{Bits, Hole};
-use crate::board::Board;
-use crate::search::{solve, Finish, Limits, Outcome, Problem, Stats};
+use crate::bitset::Hole;
+use crate::problem::{Finish, Limits, Outcome, Problem, Stats};
+use crate::search::solve;
 
 /// The answer for one hole.
 #[derive(Clone, Debug)]
@@ -34,32 +34,34 @@ impl Ends {
     }
 }
 
-/// Solves `start` to each single hole of `board`, in parallel; `limits` apply to each hole.
+/// Solves the problem's start to each single hole of its board, in parallel (the problem's
+/// own finish is not used); `limits` apply to each hole.
 ///
 /// ```
-/// let b = pegsol::Board::builtin("english").unwrap();
-/// let e = pegsol::ends(&b, b.start().unwrap(), &pegsol::Limits::default());
+/// use pegsol::{Board, Finish, Limits, Problem};
+/// let b = Board::builtin("english").unwrap();
+/// let p = Problem::new(&b, b.start().unwrap(), Finish::AnyOne).unwrap();
+/// let e = pegsol::ends(&p, &Limits::default());
 /// let labels: Vec<String> = e.reachable().map(|h| b.label(h.hole)).collect();
 /// assert_eq!(labels, ["d1", "a4", "d4", "g4", "d7"]);
 /// ```
 #[must_use]
-pub fn ends(board: &Board, start: Bits, limits: &Limits) -> Ends {
-    ends_with_progress(board, start, limits, &|_| {})
+pub fn ends(problem: &Problem, limits: &Limits) -> Ends {
+    ends_with_progress(problem, limits, &|_| {})
 }
 
 /// [`ends`], calling `progress` as each hole is decided (in whatever order they finish).
 #[must_use]
 pub fn ends_with_progress(
-    board: &Board,
-    start: Bits,
+    problem: &Problem,
     limits: &Limits,
     progress: &(dyn Fn(&EndHole) + Sync),
 ) -> Ends {
-    let holes: Vec<Hole> = board.holes().iter().collect();
+    let holes: Vec<Hole> = problem.board().holes().iter().collect();
     let holes = holes
         .par_iter()
         .map(|&hole| {
-            let done = end_hole(board, start, limits, hole);
+            let done = end_hole(problem, limits, hole);
             progress(&done);
             done
         })
@@ -67,9 +69,10 @@ pub fn ends_with_progress(
     Ends { holes }
 }
 
-/// Solves `start` to one peg on `hole`.
-fn end_hole(board: &Board, start: Bits, limits: &Limits, hole: Hole) -> EndHole {
-    match Problem::new(board, start, Finish::Holes(hole.bit())) {
+/// Solves the start to one peg on `hole`.
+fn end_hole(problem: &Problem, limits: &Limits, hole: Hole) -> EndHole {
+    let board = problem.shared_board().clone();
+    match Problem::new(board, problem.start(), Finish::Holes(hole.bit())) {
         Ok(problem) => {
             let report = solve(&problem, limits);
             EndHole {

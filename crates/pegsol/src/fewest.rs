@@ -55,8 +55,9 @@ use rayon::prelude::*;
 use crate::bitset::{Bits, Hole};
 use crate::count::{analyse, group_of, winners_meeting, CountError, Space, Winners};
 use crate::jumps::Jump;
+use crate::problem::{Budget, Finish, Limits, Outcome, Problem, Reason};
 use crate::replay::replay;
-use crate::search::{solve, Budget, Finish, Limits, Outcome, Problem, Reason};
+use crate::search::solve;
 use crate::symmetry::Canonicalizer;
 
 pub use crate::meet::{
@@ -186,7 +187,7 @@ pub fn fewest_moves(problem: &Problem, limits: &Limits) -> MovesReport {
         budget,
         best: Some(best.clone()),
     };
-    match fewest_moves_meeting(problem.board(), &[problem.start()], problem.finish(), &rest) {
+    match fewest_moves_meeting(problem, &rest) {
         Ok(r) => match r.outcome {
             MeetOutcome::Optimal(s) => {
                 let found = MoveSolution {
@@ -544,7 +545,7 @@ mod tests {
         let board = Board::builtin(name).unwrap();
         let start = board.holes().minus(board.hole_set(empty).unwrap());
         let problem = Problem::new(&board, start, finish).unwrap();
-        let expected = brute(&board, start, &problem.targets());
+        let expected = brute(&board, start, problem.targets());
         for method in [fewest_moves, fewest_moves_by_winning_set] {
             let report = method(&problem, &Limits::default());
             match report.outcome {

@@ -45,24 +45,27 @@ mod meet;
 pub mod notation;
 pub mod one_dimensional;
 mod pagoda;
+mod problem;
 mod replay;
 mod search;
 mod spill;
 mod symmetry;
+mod table;
 #[cfg(test)]
 mod testing;
 
 pub use bitset::{Bits, BitsIter, Hole, MAX_HOLES};
-pub use board::{Board, GridLine, Position};
+pub use board::{Board, Builtin, GridLine, Position};
 pub use classes::{Class, Classes};
 pub use ends::{ends, ends_with_progress, EndHole, Ends};
 pub use error::{Error, Result};
 pub use jumps::{Jump, JumpTable};
 pub use lattice::Lattice;
 pub use pagoda::{Named, Pagoda, MAX_WEIGHT};
-pub use replay::replay;
-pub use search::{
-    solve, solve_with_progress, Budget, Engines, Finish, Limits, Outcome, Problem, Reason, Report,
-    Stats,
+pub use problem::{
+    Budget, Engines, Finish, Limits, Outcome, Problem, Reason, Report, SolveOptions, Stats,
+    MAX_FINISHES,
 };
+pub use replay::replay;
+pub use search::{solve, solve_with, solve_with_progress};
 pub use symmetry::{Canonicalizer, Symmetries};

@@ -35,8 +35,8 @@ use crate::board::Board;
 use crate::error::{Error, Result};
 use crate::fewest::move_count;
 use crate::jumps::Jump;
+use crate::problem::{Budget, Limits, Problem};
 use crate::replay::replay;
-use crate::search::{Budget, Finish, Limits, Problem};
 use crate::symmetry::Canonicalizer;
 
 /// A solution found by [`fewest_moves_meeting`], with the start it begins from.
@@ -111,9 +111,9 @@ pub fn single_vacancies(board: &Board) -> Vec<Bits> {
         .collect()
 }
 
-/// The fewest moves from any of `starts` to `finish`, proved by meeting in the middle. With
-/// every single vacancy as the starts and `Finish::AnyOne` this is the shortest solution of the
-/// board's basic game (OEIS A127500 on triangles).
+/// The fewest moves from any of the problem's starts to its finish, proved by meeting in the
+/// middle. With every single vacancy as the starts and `Finish::AnyOne` this is the shortest
+/// solution of the board's basic game (OEIS A127500 on triangles).
 ///
 /// `F(a)` holds the positions first reached in `a` moves from a start (a move ends wherever its
 /// peg may stop), `B(b)` those first able to reach a finish in `b` moves (found by undoing
@@ -126,26 +126,20 @@ pub fn single_vacancies(board: &Board) -> Vec<Bits> {
 /// the independent checker and its moves recounted.
 ///
 /// ```
-/// use pegsol::{Board, Finish, Limits};
+/// use pegsol::{Board, Finish, Limits, Problem};
 /// use pegsol::fewest::{fewest_moves_meeting, single_vacancies, MeetOutcome};
 /// let board = Board::builtin("triangle5").unwrap();
-/// let report =
-///     fewest_moves_meeting(&board, &single_vacancies(&board), Finish::AnyOne, &Limits::default())
-///         .unwrap();
+/// let basic = Problem::with_starts(&board, single_vacancies(&board), Finish::AnyOne).unwrap();
+/// let report = fewest_moves_meeting(&basic, &Limits::default()).unwrap();
 /// let MeetOutcome::Optimal(s) = report.outcome else { panic!() };
 /// assert_eq!((s.moves, report.lower_bound), (9, 9));
 /// ```
 ///
 /// # Errors
 ///
-/// No starts, a start or finish not on the board, or a finish larger than a start.
-pub fn fewest_moves_meeting(
-    board: &Board,
-    starts: &[Bits],
-    finish: Finish,
-    limits: &Limits,
-) -> Result<MeetReport> {
-    fewest_moves_meeting_with(board, starts, finish, limits, &|_| {})
+/// A solution that fails its independent check (a bug, [`Error::Internal`]).
+pub fn fewest_moves_meeting(problem: &Problem, limits: &Limits) -> Result<MeetReport> {
+    fewest_moves_meeting_with(problem, limits, &|_| {})
 }
 
 /// [`fewest_moves_meeting`], calling `progress` after every chunk of every level.
@@ -154,20 +148,14 @@ pub fn fewest_moves_meeting(
 ///
 /// As for [`fewest_moves_meeting`].
 pub fn fewest_moves_meeting_with(
-    board: &Board,
-    starts: &[Bits],
-    finish: Finish,
+    problem: &Problem,
     limits: &Limits,
     progress: &(dyn Fn(&MeetProgress) + Sync),
 ) -> Result<MeetReport> {
     let began = Instant::now();
-    let Some(&first) = starts.first() else {
-        return Err(Error::NoStarts);
-    };
-    let mut targets = Problem::new(board, first, finish)?.targets();
-    for &s in starts {
-        Problem::new(board, s, finish)?;
-    }
+    let board = problem.board();
+    let starts = problem.starts();
+    let mut targets = problem.targets().to_vec();
     targets.sort_unstable();
     targets.dedup();
     // A jump keeps the position class, so each start can only reach finishes of its own class:
@@ -693,10 +681,12 @@ impl<'p> Meet<'p> {
 mod tests {
     use super::*;
     use crate::fewest::{fewest_moves_by_winning_set, MovesOutcome};
+    use crate::problem::Finish;
 
     fn meeting(name: &str, starts: &[Bits], finish: Finish) -> MeetReport {
         let board = Board::builtin(name).unwrap();
-        fewest_moves_meeting(&board, starts, finish, &Limits::default()).unwrap()
+        let problem = Problem::with_starts(board, starts.to_vec(), finish).unwrap();
+        fewest_moves_meeting(&problem, &Limits::default()).unwrap()
     }
 
     /// The winning-set method and the meeting agree on every single problem of small boards.
@@ -717,8 +707,7 @@ mod tests {
                             MovesOutcome::Impossible(_) => None,
                             other => panic!("{other:?}"),
                         };
-                    let r =
-                        fewest_moves_meeting(board, &[start], finish, &Limits::default()).unwrap();
+                    let r = fewest_moves_meeting(&problem, &Limits::default()).unwrap();
                     let got = match r.outcome {
                         MeetOutcome::Optimal(s) => {
                             assert_eq!(s.start, start);
@@ -755,8 +744,8 @@ mod tests {
             max_memory: 1 << 20,
             ..Limits::default()
         };
-        let r = fewest_moves_meeting(&board, &single_vacancies(&board), Finish::AnyOne, &limits)
-            .unwrap();
+        let basic = Problem::with_starts(&board, single_vacancies(&board), Finish::AnyOne).unwrap();
+        let r = fewest_moves_meeting(&basic, &limits).unwrap();
         assert_eq!(r.outcome, MeetOutcome::Undecided(Budget::Memory));
         assert!(
             r.lower_bound >= 2 && r.lower_bound <= 12,
@@ -787,7 +776,7 @@ mod tests {
     fn rejects_no_starts() {
         let board = Board::builtin("triangle5").unwrap();
         assert!(matches!(
-            fewest_moves_meeting(&board, &[], Finish::AnyOne, &Limits::default()),
+            Problem::with_starts(board, Vec::new(), Finish::AnyOne),
             Err(Error::NoStarts)
         ));
     }

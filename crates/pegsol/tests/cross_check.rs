@@ -3,7 +3,9 @@
 
 use std::collections::HashSet;
 
-use pegsol::{replay, Bits, Board, Engines, Finish, Lattice, Limits, Outcome, Problem, Reason};
+use pegsol::{
+    replay, Bits, Board, Engines, Finish, Lattice, Limits, Outcome, Problem, Reason, SolveOptions,
+};
 use proptest::prelude::*;
 
 /// Every position reachable by plain exhaustive search, with jumps generated here from the
@@ -188,9 +190,9 @@ proptest! {
         // cuts, retries wider, and claims impossibility only once no level was cut.
         let (board, start, finish) = build(lat, n, &choices, kind);
         let Ok(problem) = Problem::new(&board, start, finish) else { return Ok(()); };
-        let limits = Limits { engines: Engines::Guided, ..Limits::default() };
+        let options = SolveOptions { engines: Engines::Guided, ..SolveOptions::default() };
         let expected = brute_force(&board, start, finish);
-        match pegsol::solve(&problem, &limits).outcome {
+        match pegsol::solve_with(&problem, &Limits::default(), &options, &|_| {}).outcome {
             Outcome::Solved { jumps, finish: end } => {
                 prop_assert!(expected);
                 prop_assert_eq!(replay(&board, start, &jumps).unwrap(), end);

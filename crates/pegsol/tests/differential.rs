@@ -10,7 +10,7 @@ mod common;
 use common::{is_finish, random_case, Oracle, Rng};
 use pegsol::check::{prove, Certificate, Unproved};
 use pegsol::count::{count, count_pruned};
-use pegsol::{Engines, Finish, Limits, Outcome, Problem};
+use pegsol::{Engines, Finish, Limits, Outcome, Problem, SolveOptions};
 
 #[test]
 fn every_answer_agrees_with_brute_force() {
@@ -55,11 +55,11 @@ fn every_answer_agrees_with_brute_force() {
         // Each engine of the portfolio alone: the guided search must never call a solvable
         // problem impossible (it may only when it never cut a level), nor the exact one.
         for engines in [Engines::Guided, Engines::Exact] {
-            let limits = Limits {
+            let options = SolveOptions {
                 engines,
-                ..Limits::default()
+                ..SolveOptions::default()
             };
-            match pegsol::solve(&problem, &limits).outcome {
+            match pegsol::solve_with(&problem, &Limits::default(), &options, &|_| {}).outcome {
                 Outcome::Solved { .. } => assert!(truth.solvable, "{engines:?}: {}", context()),
                 Outcome::Impossible(r) => {
                     assert!(!truth.solvable, "{engines:?} said {r}: {}", context());
@@ -119,7 +119,7 @@ fn every_answer_agrees_with_brute_force() {
         );
         // ends: each single hole's verdict.
         if case_number % 10 == 0 {
-            let ends = pegsol::ends(board, start, &Limits::default());
+            let ends = pegsol::ends(&problem, &Limits::default());
             for e in &ends.holes {
                 let hole = e.hole.bit().raw();
                 let reachable = oracle.truth(start.raw(), |p| p == hole).solvable;

@@ -82,7 +82,8 @@ fn basic_game(side: u64, max_memory: usize) -> u32 {
         max_memory,
         ..Limits::default()
     };
-    let report = fewest_moves_meeting(&board, &starts, Finish::AnyOne, &limits).unwrap();
+    let basic = Problem::with_starts(&board, starts, Finish::AnyOne).unwrap();
+    let report = fewest_moves_meeting(&basic, &limits).unwrap();
     let MeetOutcome::Optimal(s) = report.outcome else {
         panic!("side {side}: {:?}", report.outcome)
     };

@@ -9,7 +9,10 @@ use pegsol::{ends, Board, Finish, Limits, Outcome, Problem, Reason};
 #[test]
 fn english_ends_are_exactly_the_five_published_holes() {
     let b = Board::builtin("english").unwrap();
-    let e = ends(&b, b.start().unwrap(), &Limits::default());
+    let e = ends(
+        &Problem::new(&b, b.start().unwrap(), Finish::AnyOne).unwrap(),
+        &Limits::default(),
+    );
     let reachable: Vec<String> = e.reachable().map(|h| b.label(h.hole)).collect();
     assert_eq!(reachable, ["d1", "a4", "d4", "g4", "d7"]);
     for h in &e.holes {
@@ -35,7 +38,10 @@ fn french_centre_is_impossible_by_class_everywhere() {
         pegsol::solve(&p, &Limits::default()).outcome,
         Outcome::Impossible(Reason::Class)
     );
-    let e = ends(&b, b.start().unwrap(), &Limits::default());
+    let e = ends(
+        &Problem::new(&b, b.start().unwrap(), Finish::AnyOne).unwrap(),
+        &Limits::default(),
+    );
     assert_eq!(e.reachable().count(), 0);
 }
 
@@ -78,7 +84,10 @@ fn triangle5_inner_holes_each_have_one_end() {
     assert_eq!(b.symmetries().len(), 6);
     for (vacancy, end) in [("b3", "c5"), ("b4", "c3"), ("c4", "a3")] {
         let start = b.holes().without(b.hole(vacancy).unwrap());
-        let e = ends(&b, start, &Limits::default());
+        let e = ends(
+            &Problem::new(&b, start, Finish::AnyOne).unwrap(),
+            &Limits::default(),
+        );
         let reachable: Vec<String> = e.reachable().map(|h| b.label(h.hole)).collect();
         assert_eq!(reachable, [end], "vacancy {vacancy}");
         assert!(e

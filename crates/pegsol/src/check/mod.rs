@@ -23,7 +23,7 @@ mod search;
 
 use crate::bitset::{Bits, Hole};
 use crate::pagoda::Pagoda;
-use crate::search::{Budget, Limits, Problem};
+use crate::problem::{Budget, Limits, Problem};
 
 use search::{closed_set, NoSet};
 
@@ -75,9 +75,9 @@ impl SearchProof {
     pub fn game(&self, problem: &Problem) -> (Bits, Vec<Bits>) {
         let holes = problem.board().holes();
         let targets = problem.targets();
-        match (self.dual, targets.as_slice()) {
+        match (self.dual, targets) {
             (true, [f]) => (holes.minus(*f), vec![holes.minus(problem.start())]),
-            _ => (problem.start(), targets),
+            _ => (problem.start(), targets.to_vec()),
         }
     }
 
@@ -254,9 +254,9 @@ pub fn refute(problem: &Problem) -> Option<Certificate> {
             sets: kept,
         });
     }
-    let pagoda = Pagoda::refuting(board, start, &finishes)?;
+    let pagoda = Pagoda::refuting(board, start, finishes)?;
     let start_total = pagoda.total(start);
-    let finish_total = pagoda.floor(&finishes)?;
+    let finish_total = pagoda.floor(finishes)?;
     (start_total < finish_total).then_some(Certificate::Pagoda {
         pagoda,
         start_total,
@@ -281,9 +281,9 @@ pub fn prove(problem: &Problem, limits: &Limits) -> Result<Certificate, Unproved
     let cap = (limits.max_memory / 40).clamp(1, MAX_POSITIONS);
     let sym = board.symmetries();
     let attempt = |dual: bool, cap: usize, limits: &Limits| {
-        let (start, finishes) = match (dual, targets.as_slice()) {
+        let (start, finishes) = match (dual, targets) {
             (true, [f]) => (holes.minus(*f), vec![holes.minus(problem.start())]),
-            _ => (problem.start(), targets.clone()),
+            _ => (problem.start(), targets.to_vec()),
         };
         let group = sym.stabilizer(&finishes);
         // Start from the stock and a function fitted to the finishes, the tightest first.

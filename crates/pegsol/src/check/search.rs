@@ -14,7 +14,8 @@ use std::time::Instant;
 use crate::bitset::Bits;
 use crate::board::Board;
 use crate::pagoda::Pagoda;
-use crate::search::{Budget, DeadSet, Limits};
+use crate::problem::{Budget, Limits};
+use crate::table::DeadSet;
 
 /// Depth (jumps from the start) down to which a position no function cuts gets a fitted one.
 const FIT_DEPTH: u32 = 4;

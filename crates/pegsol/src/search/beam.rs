@@ -26,8 +26,8 @@ use crate::jumps::{Jump, JumpTable};
 use crate::pagoda::Pagoda;
 use crate::symmetry::Canonicalizer;
 
-use super::dfs::DeadSet;
-use super::{Budget, Limits};
+use crate::problem::{Budget, Limits};
+use crate::table::DeadSet;
 
 /// Most pagoda functions the beam tracks.
 const MAX_PAGODA: usize = 4;

@@ -1,6 +1,6 @@
-//! The solver: a depth-first search with a bounded table of dead positions.
+//! The solver: a portfolio of an exact depth-first search and a guided beam search.
 //!
-//! Compared with the seed's memoized search it adds, in order of effect:
+//! The exact search ([`dfs`]) adds to the seed's memoized search, in order of effect:
 //! - instant refutation by position class and by pagoda functions before any search;
 //! - canonical forms under the finish's stabilizer in the board's symmetry group, so one dead
 //!   entry stands for every symmetric position;
@@ -10,298 +10,28 @@
 //!   full the answer is "undecided within budget", never an out-of-memory kill;
 //! - a race between the problem and its dual (the complement game played backwards) on two
 //!   threads: whichever decides first answers for both.
+//!
+//! The guided search ([`beam`]) runs beside it on the big boards: see its docs.
 
-use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use crate::bitset::{Bits, Hole};
-use crate::board::Board;
-use crate::error::{Error, Result};
+use crate::bitset::Bits;
 use crate::jumps::Jump;
 use crate::pagoda::Pagoda;
+use crate::problem::{
+    Budget, Engines, Limits, Outcome, Problem, Reason, Report, SolveOptions, Stats,
+};
 use crate::replay::replay;
+#[cfg(test)]
+use crate::{board::Board, problem::Finish};
 
 mod beam;
 mod dfs;
 
 use beam::{Beam, BeamEnd};
 
-pub(crate) use dfs::DeadSet;
 use dfs::{Dfs, Direction, PROBE_NODES};
-
-/// What the last pegs must be.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Finish {
-    /// Exactly these holes hold pegs at the end.
-    Holes(Bits),
-    /// One peg, anywhere.
-    AnyOne,
-    /// This many pegs, anywhere (for "how few pegs can be left").
-    Pegs(u32),
-}
-
-/// Most finishing positions a [`Finish::Pegs`] may stand for.
-pub const MAX_FINISHES: u64 = 100_000;
-
-/// A problem: a board, a starting position and a finish. Built only by [`Problem::new`].
-#[derive(Clone, Copy, Debug)]
-pub struct Problem<'b> {
-    board: &'b Board,
-    start: Bits,
-    finish: Finish,
-}
-
-impl<'b> Problem<'b> {
-    /// A checked problem: the start and finish use only the board's holes, and the finish has
-    /// at least one and at most as many pegs as the start.
-    pub fn new(board: &'b Board, start: Bits, finish: Finish) -> Result<Problem<'b>> {
-        board.position(start)?;
-        if let Finish::Holes(f) = finish {
-            board.position(f)?;
-            if f.is_empty() {
-                return Err(Error::EmptyFinish);
-            }
-            if f.count() > start.count() {
-                return Err(Error::FinishTooLarge {
-                    finish: f.count(),
-                    start: start.count(),
-                });
-            }
-        } else {
-            let n = match finish {
-                Finish::Pegs(n) => n,
-                _ => 1,
-            };
-            if n == 0 {
-                return Err(Error::EmptyFinish);
-            }
-            if n > start.count() {
-                return Err(Error::FinishTooLarge {
-                    finish: n,
-                    start: start.count(),
-                });
-            }
-            let holes = u64::from(board.holes().count());
-            // C(holes, n), stopping as soon as it passes the limit.
-            let mut subsets = 1u64;
-            for i in 0..u64::from(n) {
-                subsets = subsets * (holes - i) / (i + 1);
-                if subsets > MAX_FINISHES {
-                    return Err(Error::TooManyFinishes { pegs: n, holes });
-                }
-            }
-        }
-        Ok(Problem {
-            board,
-            start,
-            finish,
-        })
-    }
-
-    /// The board's conventional problem: its usual start and [`Problem::default_finish`].
-    pub fn conventional(board: &'b Board) -> Result<Problem<'b>> {
-        let start = board
-            .start()
-            .ok_or_else(|| Error::NoStart(board.name().to_string()))?;
-        Problem::new(board, start, Problem::default_finish(board, start))
-    }
-
-    /// The default finish: the single starting vacancy when there is one, otherwise any one peg.
-    #[must_use]
-    pub fn default_finish(board: &Board, start: Bits) -> Finish {
-        let vacant = board.holes().minus(start);
-        if vacant.count() == 1 {
-            Finish::Holes(vacant)
-        } else {
-            Finish::AnyOne
-        }
-    }
-
-    /// The board.
-    #[must_use]
-    pub fn board(&self) -> &'b Board {
-        self.board
-    }
-
-    /// The starting pegs.
-    #[must_use]
-    pub const fn start(&self) -> Bits {
-        self.start
-    }
-
-    /// The finish.
-    #[must_use]
-    pub const fn finish(&self) -> Finish {
-        self.finish
-    }
-
-    /// The final positions that would count as solved.
-    #[must_use]
-    pub fn targets(&self) -> Vec<Bits> {
-        match self.finish {
-            Finish::Holes(f) => vec![f],
-            Finish::AnyOne => self.board.holes().iter().map(Hole::bit).collect(),
-            Finish::Pegs(n) => {
-                // Every n-subset of the holes, by choosing holes in increasing order.
-                let holes: Vec<Hole> = self.board.holes().iter().collect();
-                let mut out = Vec::new();
-                let mut pick: Vec<usize> = (0..n as usize).collect();
-                if pick.len() > holes.len() {
-                    return out;
-                }
-                loop {
-                    out.push(pick.iter().fold(Bits::EMPTY, |s, &i| s.with(holes[i])));
-                    // The rightmost index that can still move right.
-                    let Some(i) = (0..pick.len())
-                        .rev()
-                        .find(|&i| pick[i] < holes.len() - pick.len() + i)
-                    else {
-                        break;
-                    };
-                    pick[i] += 1;
-                    for j in i + 1..pick.len() {
-                        pick[j] = pick[j - 1] + 1;
-                    }
-                }
-                out
-            }
-        }
-    }
-}
-
-/// Budgets for one search.
-#[derive(Clone, Debug)]
-pub struct Limits {
-    /// Most bytes the dead-position table may use.
-    pub max_memory: usize,
-    /// Wall-clock limit.
-    pub timeout: Option<Duration>,
-    /// Which searches to run: both by default.
-    pub engines: Engines,
-    /// Race the dual problem on a second thread when the finish is one exact position.
-    pub race_dual: bool,
-    /// Prune with pagoda functions (off only to measure what they save).
-    pub pagoda: bool,
-    /// Canonicalise under the finish's symmetry stabilizer (off only to measure it).
-    pub symmetry: bool,
-    /// Set from elsewhere (a server whose client went away) to stop the search; the answer
-    /// is then undecided, as if the time had run out.
-    pub cancel: Option<Arc<AtomicBool>>,
-}
-
-impl Limits {
-    /// Whether the search must stop now: the deadline has passed or the work was cancelled.
-    pub(crate) fn spent(&self, deadline: Option<Instant>) -> bool {
-        self.cancel
-            .as_ref()
-            .is_some_and(|c| c.load(Ordering::Relaxed))
-            || deadline.is_some_and(|d| Instant::now() >= d)
-    }
-}
-
-impl Default for Limits {
-    fn default() -> Limits {
-        Limits {
-            max_memory: 4 << 30,
-            timeout: None,
-            engines: Engines::Portfolio,
-            race_dual: true,
-            pagoda: true,
-            symmetry: true,
-            cancel: None,
-        }
-    }
-}
-
-/// The searches [`solve`] runs once the quick probe has not decided.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Engines {
-    /// The exact and the guided search side by side; the first to decide answers.
-    #[default]
-    Portfolio,
-    /// The exact depth-first search alone (with its dual).
-    Exact,
-    /// The guided beam search alone (no probe either): it proves impossibility only when
-    /// it never has to cut a level.
-    Guided,
-}
-
-/// Search effort.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Stats {
-    /// Positions entered.
-    pub nodes: u64,
-    /// Positions proved dead and stored.
-    pub dead: u64,
-    /// Wall-clock milliseconds.
-    pub millis: u64,
-}
-
-/// Why a problem is impossible.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Reason {
-    /// The start and every allowed finish lie in different position classes.
-    Class,
-    /// A pagoda function totals less on the start than on every allowed finish.
-    Pagoda,
-    /// Every line of play was searched.
-    Exhausted,
-}
-
-impl fmt::Display for Reason {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Reason::Class => "position class",
-            Reason::Pagoda => "pagoda function",
-            Reason::Exhausted => "exhausted search",
-        })
-    }
-}
-
-/// Which budget ran out.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Budget {
-    /// The timeout passed.
-    Time,
-    /// The dead-position table reached the memory budget.
-    Memory,
-}
-
-impl fmt::Display for Budget {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Budget::Time => "time",
-            Budget::Memory => "memory",
-        })
-    }
-}
-
-/// The answer to a problem.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Outcome {
-    /// A sequence of jumps from the start to `finish`, already replayed by [`replay`].
-    Solved {
-        /// The jumps in order.
-        jumps: Vec<Jump>,
-        /// The final position reached.
-        finish: Bits,
-    },
-    /// No sequence exists.
-    Impossible(Reason),
-    /// The search stopped when a budget ran out.
-    Undecided(Budget),
-}
-
-/// An outcome with the effort it took.
-#[derive(Clone, Debug)]
-pub struct Report {
-    /// The answer.
-    pub outcome: Outcome,
-    /// The effort.
-    pub stats: Stats,
-}
 
 /// Solves `problem` within `limits`.
 ///
@@ -329,17 +59,22 @@ pub fn solve_with_progress(
     limits: &Limits,
     progress: &(dyn Fn(&Stats) + Sync),
 ) -> Report {
+    solve_with(problem, limits, &SolveOptions::default(), progress)
+}
+
+/// [`solve_with_progress`] with the search's own options.
+#[must_use]
+pub fn solve_with(
+    problem: &Problem,
+    limits: &Limits,
+    options: &SolveOptions,
+    progress: &(dyn Fn(&Stats) + Sync),
+) -> Report {
     let began = Instant::now();
     let stop = AtomicBool::new(false);
     let deadline = limits.timeout.map(|t| began + t);
     let board = problem.board();
-    let classes = board.classes();
-    let class = classes.class_of(problem.start);
-    let mut targets: Vec<Bits> = problem
-        .targets()
-        .into_iter()
-        .filter(|&t| classes.class_of(t) == class)
-        .collect();
+    let mut targets: Vec<Bits> = problem.reachable_targets();
     let finish = |outcome, nodes, dead| Report {
         outcome,
         stats: Stats {
@@ -351,11 +86,11 @@ pub fn solve_with_progress(
     if targets.is_empty() {
         return finish(Outcome::Impossible(Reason::Class), 0, 0);
     }
-    if targets.contains(&problem.start) {
+    if targets.contains(&problem.start()) {
         return finish(
             Outcome::Solved {
                 jumps: Vec::new(),
-                finish: problem.start,
+                finish: problem.start(),
             },
             0,
             0,
@@ -366,20 +101,20 @@ pub fn solve_with_progress(
     if limits.spent(deadline) {
         return spent(0, 0);
     }
-    let stock = if limits.pagoda {
+    let stock = if options.pagoda {
         Pagoda::library(board)
     } else {
         Vec::new()
     };
     // The stock of pagoda functions refutes some finishes for free.
-    targets.retain(|&t| stock.iter().all(|p| p.total(problem.start) >= p.total(t)));
+    targets.retain(|&t| stock.iter().all(|p| p.total(problem.start()) >= p.total(t)));
     if targets.is_empty() {
         return finish(Outcome::Impossible(Reason::Pagoda), 0, 0);
     }
     // A quick probe first: most solvable problems fall within a few thousand nodes of the
     // goal sweep, before fitting LPs or starting a second thread is worth its fixed cost.
     let quick = Direction {
-        start: problem.start,
+        start: problem.start(),
         targets: targets.clone(),
         reversed: false,
         start_halfway: false,
@@ -390,6 +125,7 @@ pub fn solve_with_progress(
         &quick,
         1,
         limits,
+        options.symmetry,
         limits.max_memory,
         deadline,
         &stop,
@@ -397,10 +133,10 @@ pub fn solve_with_progress(
     );
     probe.node_limit = PROBE_NODES;
     // The guided search alone skips the probe, so that tests see its own answers.
-    let probed = if limits.engines == Engines::Guided {
+    let probed = if options.engines == Engines::Guided {
         Err(Budget::Time)
     } else {
-        probe.run(problem.start, false)
+        probe.run(problem.start(), false)
     };
     let (probe_nodes, probe_dead) = (probe.nodes, probe.dead.len() as u64);
     if probed == Ok(false) {
@@ -422,12 +158,12 @@ pub fn solve_with_progress(
     }
     // A pagoda function fitted to each finish (by LP) refutes it outright or prunes for it.
     let mut fitted: Vec<(Bits, Pagoda)> = Vec::new();
-    if limits.pagoda && targets.len() <= 8 {
+    if options.pagoda && targets.len() <= 8 {
         for &t in &targets {
             if limits.spent(deadline) {
                 return spent(probe_nodes, probe_dead);
             }
-            if let Some(p) = Pagoda::fit(board, problem.start, t) {
+            if let Some(p) = Pagoda::fit(board, problem.start(), t) {
                 fitted.push((t, p));
             }
         }
@@ -435,7 +171,7 @@ pub fn solve_with_progress(
     let refuted = |t: Bits| {
         fitted
             .iter()
-            .any(|(f, p)| *f == t && p.total(problem.start) < p.total(t))
+            .any(|(f, p)| *f == t && p.total(problem.start()) < p.total(t))
     };
     targets.retain(|&t| !refuted(t));
     if targets.is_empty() {
@@ -451,14 +187,14 @@ pub fn solve_with_progress(
         );
     }
     let forward = Direction {
-        start: problem.start,
+        start: problem.start(),
         targets: targets.clone(),
         reversed: false,
         start_halfway: false,
         functions: forward_functions,
     };
-    let exact_on = limits.engines != Engines::Guided;
-    let guided_on = limits.engines != Engines::Exact;
+    let exact_on = options.engines != Engines::Guided;
+    let guided_on = options.engines != Engines::Exact;
     let dfs_memory = if guided_on {
         limits.max_memory / 2
     } else {
@@ -470,6 +206,7 @@ pub fn solve_with_progress(
             dir,
             usize::MAX,
             limits,
+            options.symmetry,
             budget,
             deadline,
             &stop,
@@ -483,19 +220,19 @@ pub fn solve_with_progress(
         if !exact_on {
             return (Err(Budget::Time), Vec::new(), (0, 0));
         }
-        if limits.race_dual && targets.len() == 1 {
+        if options.race_dual && targets.len() == 1 {
             // The dual: jumps in the complement game are the original's jumps played backwards.
             let (dual_start, dual_target) = (
                 board.holes().minus(targets[0]),
-                board.holes().minus(problem.start),
+                board.holes().minus(problem.start()),
             );
             let mut functions = stock.clone();
-            if limits.pagoda && !limits.spent(deadline) {
+            if options.pagoda && !limits.spent(deadline) {
                 functions.extend(Pagoda::fit(board, dual_start, dual_target));
             }
             // When the dual is the problem itself (a central game), the second thread would
             // repeat the first one's search; it starts halfway round the orders instead.
-            let same = dual_start == problem.start && dual_target == targets[0];
+            let same = dual_start == problem.start() && dual_target == targets[0];
             let dual = Direction {
                 start: dual_start,
                 targets: vec![dual_target],
@@ -527,14 +264,14 @@ pub fn solve_with_progress(
         let spent = || stop.load(Ordering::Relaxed) || limits.spent(deadline);
         let mut beam = Beam::new(
             board,
-            problem.start,
+            problem.start(),
             &targets,
             &forward.functions,
             memory / 2,
             &spent,
         );
         let end = beam.run(
-            problem.start,
+            problem.start(),
             FIRST_WIDTH,
             memory / 2,
             limits,
@@ -582,28 +319,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn n_pegs_anywhere_stands_for_every_subset() {
-        let b = Board::builtin("rect:3x3").unwrap();
-        let p = Problem::new(&b, b.holes(), Finish::Pegs(2)).unwrap();
-        let mut t = p.targets();
-        assert_eq!(t.len(), 36);
-        assert!(t.iter().all(|s| s.count() == 2 && s.is_subset(b.holes())));
-        t.sort_unstable_by_key(|s| s.raw());
-        t.dedup();
-        assert_eq!(t.len(), 36);
-        assert_eq!(
-            Problem::new(&b, b.holes(), Finish::Pegs(9))
-                .unwrap()
-                .targets(),
-            [b.holes()]
-        );
-        assert!(Problem::new(&b, b.holes(), Finish::Pegs(10)).is_err());
-    }
-
-    #[test]
     fn english_centre() {
         let b = Board::builtin("english").unwrap();
-        let r = solve(&Problem::conventional(&b).unwrap(), &Limits::default());
+        let r = solve(
+            &Problem::conventional(b.clone()).unwrap(),
+            &Limits::default(),
+        );
         let Outcome::Solved { jumps, finish } = r.outcome else {
             panic!("{:?}", r.outcome)
         };
@@ -614,7 +335,7 @@ mod tests {
     #[test]
     fn french_is_refuted_by_class() {
         let b = Board::builtin("french").unwrap();
-        let p = Problem::new(&b, b.start().unwrap(), Finish::AnyOne).unwrap();
+        let p = Problem::new(b.clone(), b.start().unwrap(), Finish::AnyOne).unwrap();
         let r = solve(&p, &Limits::default());
         assert_eq!(r.outcome, Outcome::Impossible(Reason::Class));
     }

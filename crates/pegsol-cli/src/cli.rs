@@ -1,0 +1,293 @@
+//! The command line: every command and its options (clap derive).
+
+use std::time::Duration;
+
+use anyhow::{bail, Result};
+use clap::{Args, Parser, Subcommand};
+use pegsol::Limits;
+
+#[derive(Parser)]
+#[command(name = "pegsol", version, about = "Peg solitaire solver and toolkit")]
+pub(crate) struct Cli {
+    #[command(subcommand)]
+    pub(crate) command: Command,
+}
+
+#[derive(Subcommand)]
+pub(crate) enum Command {
+    /// List the built-in boards with their sizes and conventional starting vacancy.
+    Boards {
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Solve a board: find a line of play to the finish, or prove there is none.
+    Solve {
+        #[command(flatten)]
+        setup: Setup,
+        /// Holes that must hold the final pegs, e.g. d4 or "c4,e4"; or `any` for one peg
+        /// anywhere. Default: the single starting vacancy, or `any`.
+        #[arg(long)]
+        finish: Option<String>,
+        #[command(flatten)]
+        budget: BudgetArgs,
+        /// Also write the solution as an SVG strip of boards, one per move, to this file.
+        #[arg(long, value_name = "FILE")]
+        svg: Option<std::path::PathBuf>,
+        /// When the problem is impossible, write a certificate that proves it to this file
+        /// (JSON; `pegsol verify FILE` checks it).
+        #[arg(long, value_name = "FILE", conflicts_with = "fewest_moves")]
+        certificate: Option<std::path::PathBuf>,
+        /// Find a solution with the fewest moves (a chain of jumps by one peg is one move) and
+        /// prove that none is shorter.
+        #[arg(long)]
+        fewest_moves: bool,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// The fewest moves over many problems at once, proved by meeting in the middle: by default
+    /// every start with one hole empty and every finish with one peg (the basic game; OEIS
+    /// A127500 on triangles).
+    Shortest {
+        /// A built-in board name (see `pegsol boards`) or the path of a board file.
+        board: String,
+        /// Holes that start empty, e.g. a1 (one start). Default: every single vacancy.
+        #[arg(long)]
+        empty: Option<String>,
+        /// Holes that must hold the final pegs, or `any` / `any:N`. Default: `any`.
+        #[arg(long)]
+        finish: Option<String>,
+        #[command(flatten)]
+        budget: BudgetArgs,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// The whole single-vacancy table of a board: for every starting vacancy (one per
+    /// symmetry class) and every single-peg finish, solvable (with a replayed solution),
+    /// impossible (with the reason) or undecided within the budget.
+    Catalog {
+        /// A built-in board name (see `pegsol boards`) or the path of a board file.
+        board: String,
+        /// `single`: every finish hole; `any`: one peg anywhere.
+        #[arg(long, value_enum, default_value = "single")]
+        finish: CatalogFinish,
+        /// Time budget in seconds per problem.
+        #[arg(long, default_value_t = 10.0)]
+        timeout: f64,
+        /// Memory budget for each problem's search tables, in MB.
+        #[arg(long, default_value_t = 4096, value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
+        max_memory: u64,
+        /// Also draw the catalog as an SVG grid of boards, one per vacancy class.
+        #[arg(long, value_name = "FILE")]
+        svg: Option<std::path::PathBuf>,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Every hole where one last peg can end, each with a solution, and why the others cannot.
+    Ends {
+        #[command(flatten)]
+        setup: Setup,
+        #[command(flatten)]
+        budget: BudgetArgs,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Count the whole game: positions per level, winning positions, solutions and games.
+    Count {
+        #[command(flatten)]
+        setup: Setup,
+        /// Holes that must hold the final pegs, or `any` (default as for `solve`).
+        #[arg(long)]
+        finish: Option<String>,
+        /// Worker threads, 1 to 1024 (default: all cores).
+        #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+        threads: Option<u16>,
+        /// Memory budget for the stored levels, in MB.
+        #[arg(long, default_value_t = 8192, value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
+        max_memory: u64,
+        /// Time budget in seconds: stop at the first level boundary (or slice of a spilled
+        /// level) after it (exit 3).
+        #[arg(long)]
+        timeout: Option<f64>,
+        /// Spill to this directory when a level's children would not fit in --max-memory
+        /// (sorted runs merged on disk; the files are removed at the end).
+        #[arg(long, value_name = "DIR")]
+        spill: Option<std::path::PathBuf>,
+        /// Prune with pagoda functions: positions that cannot reach the finish are dropped.
+        /// Solutions and winning positions stay exact; positions, dead ends and games are then
+        /// those of the pruned tree.
+        #[arg(long)]
+        pagoda: bool,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Prove a problem impossible with a certificate a person or a short program can check:
+    /// position classes, then a signed pagoda function found by linear programming, then a
+    /// search certificate (a set of positions closed under jumps). Exit 1 when refuted, 0
+    /// when solvable, 3 when no proof is found within the budget.
+    Check {
+        #[command(flatten)]
+        setup: Setup,
+        /// Holes that must hold the final pegs, or `any` (default as for `solve`).
+        #[arg(long)]
+        finish: Option<String>,
+        /// Check your own pagoda function instead: one line per board row, the weights of
+        /// that row's holes left to right (integers or fractions such as 3/2 or -1).
+        #[arg(long)]
+        pagoda: Option<String>,
+        /// Write the certificate to this file (JSON; `pegsol verify FILE` checks it).
+        #[arg(long, value_name = "FILE")]
+        certificate: Option<std::path::PathBuf>,
+        #[command(flatten)]
+        budget: BudgetArgs,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Check a certificate file written by `check --certificate` or `solve --certificate`,
+    /// with code that shares nothing with the solver but the board parser. Exit 0 when it
+    /// proves its claim, 1 when it does not.
+    Verify {
+        /// The certificate file.
+        file: std::path::PathBuf,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// The Solitaire Army (Conway's soldiers): the fewest men on or below a line that can send
+    /// one man N rows beyond it, with a replayed line of play and a proof that no fewer work;
+    /// for row 5 and beyond, Conway's proof that no army can.
+    Army {
+        /// Rows beyond the line to reach.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1000))]
+        row: u32,
+        /// Time budget in seconds.
+        #[arg(long)]
+        timeout: Option<f64>,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Serve the web playground: play any board in the browser with live hints and solutions,
+    /// and a JSON API (`/api/solve`, `/api/ends`, `/api/check`, `/api/hint`).
+    Serve {
+        /// Address to listen on (port 0 lets the system choose; the address is printed).
+        #[arg(long, default_value = "127.0.0.1:8080")]
+        addr: std::net::SocketAddr,
+        /// Most seconds of solver time per request; longer work answers "undecided".
+        #[arg(long, default_value_t = 5.0)]
+        budget: f64,
+    },
+    /// Replay a line of play and show where it ends (or which jump is illegal).
+    Replay {
+        #[command(flatten)]
+        setup: Setup,
+        /// The jumps or moves, e.g. "d2-d4 f3-d3" or "d2-d4-f4".
+        jumps: String,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// One-dimensional solitaire: the fewest pegs a row of cells reduces to, in linear time.
+    Line {
+        /// The cells: 1 a peg, 0 a hole (e.g. 1011011); `-` reads them from standard input.
+        #[arg(required_unless_present = "regex")]
+        config: Option<String>,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+        /// Leave the jump list out.
+        #[arg(long)]
+        summary: bool,
+        /// Print the language of configurations that reduce to one peg, as a regular expression.
+        #[arg(long, conflicts_with_all = ["config", "summary"])]
+        regex: bool,
+    },
+    /// Show a board: its holes, labels, symmetry group and position classes.
+    Show {
+        #[command(flatten)]
+        setup: Setup,
+        /// Also show the board's named pagoda functions (resource counts), with their
+        /// weights drawn on the board.
+        #[arg(long)]
+        pagodas: bool,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// The finishes of a catalog.
+#[derive(Clone, Copy, clap::ValueEnum)]
+pub(crate) enum CatalogFinish {
+    /// Every single hole.
+    Single,
+    /// One peg anywhere.
+    Any,
+}
+
+#[derive(Args)]
+pub(crate) struct Setup {
+    /// A built-in board name (see `pegsol boards`) or the path of a board file.
+    pub(crate) board: String,
+    /// Holes that start empty, e.g. d4 or "c4,e4". Default: the board's conventional start,
+    /// or the position drawn in the board file.
+    #[arg(long)]
+    pub(crate) empty: Option<String>,
+}
+
+#[derive(Args)]
+pub(crate) struct BudgetArgs {
+    /// Memory budget for the search tables, in MB.
+    #[arg(long, default_value_t = 4096, value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
+    pub(crate) max_memory: u64,
+    /// Time budget in seconds (for `ends`: per hole).
+    #[arg(long)]
+    pub(crate) timeout: Option<f64>,
+}
+
+/// A memory budget in MB and a time budget in seconds, checked.
+pub(crate) fn limits(max_memory_mb: u64, timeout: Option<f64>) -> Result<Limits> {
+    Ok(Limits {
+        max_memory: (max_memory_mb as usize).saturating_mul(1 << 20),
+        timeout: timeout_of(timeout)?,
+        ..Limits::default()
+    })
+}
+
+impl From<CatalogFinish> for pegsol::catalog::Finishes {
+    fn from(f: CatalogFinish) -> pegsol::catalog::Finishes {
+        match f {
+            CatalogFinish::Single => pegsol::catalog::Finishes::Single,
+            CatalogFinish::Any => pegsol::catalog::Finishes::Any,
+        }
+    }
+}
+
+impl BudgetArgs {
+    pub(crate) fn limits(&self) -> Result<Limits> {
+        limits(self.max_memory, self.timeout)
+    }
+
+    /// [`BudgetArgs::limits`], with `timeout` when none was given.
+    pub(crate) fn limits_or(&self, timeout: Duration) -> Result<Limits> {
+        let mut limits = self.limits()?;
+        limits.timeout = limits.timeout.or(Some(timeout));
+        Ok(limits)
+    }
+}
+
+/// A `--timeout` in seconds, checked.
+pub(crate) fn timeout_of(seconds: Option<f64>) -> Result<Option<Duration>> {
+    match seconds {
+        Some(s) if !(s.is_finite() && s > 0.0) => {
+            bail!("--timeout must be a positive number of seconds, got {s}")
+        }
+        s => Ok(s.map(|s| Duration::from_secs_f64(s.min(1e9)))),
+    }
+}

@@ -1,0 +1,245 @@
+//! What the commands share: reading boards and problems, exit codes, the problem's own lines
+//! of text and JSON, replaying solutions before they are shown, progress on a terminal.
+
+use std::io::IsTerminal;
+use std::path::Path;
+use std::time::Duration;
+
+use anyhow::{bail, Context, Result};
+use indicatif::{ProgressBar, ProgressStyle};
+use pegsol::{notation, Bits, Board, Finish, Jump, Limits, Problem};
+
+use crate::cli::Setup;
+
+/// Exit code for a problem proven impossible.
+pub(crate) const IMPOSSIBLE: u8 = 1;
+/// Exit code for bad input or usage.
+pub(crate) const BAD_INPUT: u8 = 2;
+/// Exit code for an answer not found within the budget.
+pub(crate) const UNDECIDED: u8 = 3;
+
+/// Reads a board by name or file path. A built-in name always means the built-in board; an
+/// argument is read as a file only when it has a path separator or a `.` in it, so a file
+/// called `english` in the working directory cannot silently replace the English board.
+pub(crate) fn load_board(name: &str) -> Result<Board> {
+    let is_path = name.contains(['/', '.', std::path::MAIN_SEPARATOR]);
+    if !is_path {
+        return Board::builtin(name).map_err(|e| match e {
+            pegsol::Error::UnknownBoard(_) if Path::new(name).exists() => anyhow::anyhow!(
+                "unknown board {name:?}; there is a file of that name here: write ./{name} to read it as a board file"
+            ),
+            pegsol::Error::UnknownBoard(_) => anyhow::anyhow!(
+                "unknown board {name:?}; run 'pegsol boards' for the built-in names, or give the path of a board file (with a '/' or a '.' in it, e.g. ./{name} or {name}.txt)"
+            ),
+            other => other.into(),
+        });
+    }
+    let path = Path::new(name);
+    if path.is_dir() {
+        bail!("board file {name} is a directory; give the path of a board file");
+    }
+    let text = std::fs::read(path).with_context(|| format!("cannot read board file {name}"))?;
+    let text = String::from_utf8(text).map_err(|e| {
+        anyhow::anyhow!(
+            "board file {name} is not text (byte {} is not UTF-8); a board file is a picture made of 'o', '.' and spaces",
+            e.utf8_error().valid_up_to() + 1
+        )
+    })?;
+    let stem = path
+        .file_stem()
+        .map_or(name.to_string(), |s| s.to_string_lossy().into_owned());
+    Board::parse(&stem, &text).with_context(|| format!("board file {name}"))
+}
+
+/// The problem on the command line: a board, its start and a finish.
+pub(crate) fn load_problem(setup: &Setup, finish: Option<&str>) -> Result<Problem> {
+    let (board, start) = load_setup(setup)?;
+    let finish = finish_of(&board, start, finish)?;
+    Ok(Problem::new(board, start, finish)?)
+}
+
+/// The board and starting pegs from a setup.
+pub(crate) fn load_setup(setup: &Setup) -> Result<(Board, Bits)> {
+    let board = load_board(&setup.board)?;
+    let start = match &setup.empty {
+        Some(list) => {
+            let empty = board.hole_set(list).context("--empty")?;
+            board.holes().minus(empty)
+        }
+        None => board
+            .start()
+            .ok_or_else(|| pegsol::Error::NoStart(board.name().to_string()))?,
+    };
+    Ok((board, start))
+}
+
+/// Prints an answer as pretty JSON.
+pub(crate) fn print_json(value: &impl serde::Serialize) {
+    println!(
+        "{}",
+        serde_json::to_string_pretty(value).unwrap_or_default()
+    );
+}
+
+/// A spinner on stderr, only when stderr is a terminal.
+pub(crate) fn spinner(what: &str) -> Option<ProgressBar> {
+    if !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let bar = ProgressBar::new_spinner();
+    bar.set_style(ProgressStyle::with_template("{spinner} {elapsed} {msg}").ok()?);
+    bar.set_message(what.to_string());
+    bar.enable_steady_tick(Duration::from_millis(120));
+    Some(bar)
+}
+
+/// A finish from the command line: labels, `any` or `any:N`; by default the single vacancy.
+pub(crate) fn finish_of(board: &Board, start: Bits, finish: Option<&str>) -> Result<Finish> {
+    Ok(match finish.map(str::trim) {
+        None => Problem::default_finish(board, start),
+        Some(f) if f.eq_ignore_ascii_case("any") => Finish::AnyOne,
+        Some(f) if f.to_ascii_lowercase().starts_with("any:") => {
+            let n = f[4..].trim();
+            Finish::Pegs(n.parse().map_err(|_| {
+                anyhow::anyhow!("--finish any:N needs a number of pegs, e.g. any:2; got {n:?}")
+            })?)
+        }
+        Some(f) => Finish::Holes(board.hole_set(f).context("--finish")?),
+    })
+}
+
+/// A finish in words.
+pub(crate) fn finish_text(board: &Board, finish: Finish) -> String {
+    match finish {
+        Finish::Holes(f) => notation::set_text(board, f),
+        Finish::AnyOne => "any".to_string(),
+        Finish::Pegs(n) => format!("any {n} pegs"),
+    }
+}
+
+/// Replays a solution with the library's independent checker before it is shown.
+pub(crate) fn checked(board: &Board, start: Bits, jumps: &[Jump], finish: Bits) -> Result<()> {
+    let end = pegsol::replay(board, start, jumps)
+        .context("internal error: a solution failed its replay")?;
+    if end != finish {
+        bail!("internal error: a solution replays to a different position");
+    }
+    Ok(())
+}
+
+/// [`checked`], and the moves recounted from the jumps.
+pub(crate) fn checked_moves(
+    board: &Board,
+    start: Bits,
+    jumps: &[Jump],
+    finish: Bits,
+    moves: u32,
+) -> Result<()> {
+    checked(board, start, jumps, finish)?;
+    if pegsol::fewest::move_count(jumps) != moves {
+        bail!("internal error: a solution's move count does not match its jumps");
+    }
+    Ok(())
+}
+
+/// Which budget ran out, and how to raise it.
+pub(crate) fn undecided_text(budget: pegsol::Budget, limits: &Limits) -> String {
+    match budget {
+        pegsol::Budget::Memory => format!(
+            "undecided within budget: the dead-position table reached the memory limit ({} MB); raise --max-memory",
+            limits.max_memory >> 20
+        ),
+        pegsol::Budget::Time => format!(
+            "undecided within budget: no answer within {:.3} s; raise --timeout",
+            limits.timeout.map_or(0.0, |t| t.as_secs_f64())
+        ),
+    }
+}
+
+/// The start's position class and the single pegs in it.
+pub(crate) fn class_line(board: &Board, start: Bits) -> String {
+    let classes = board.classes();
+    let c = classes.class_of(start);
+    let singles: Vec<String> = board
+        .holes()
+        .iter()
+        .filter(|h| classes.class_of(h.bit()) == c)
+        .map(|h| board.label(h))
+        .collect();
+    format!(
+        "position class {} of {}; single pegs in this class: {}",
+        classes.class_text(start),
+        classes.count(),
+        if singles.is_empty() {
+            "none".to_string()
+        } else {
+            singles.join(" ")
+        }
+    )
+}
+
+/// Writes the SVG strip of a replayed solution.
+pub(crate) fn write_svg(path: &Path, board: &Board, start: Bits, jumps: &[Jump]) -> Result<()> {
+    std::fs::write(path, crate::svg::strip(board, start, jumps, 8))
+        .with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// The exit code once the answer is printed: `code`, or [`BAD_INPUT`] when the drawing that
+/// was asked for could not be written (said on stderr).
+pub(crate) fn drawn(written: Result<()>, code: u8) -> Result<u8> {
+    match written {
+        Ok(()) => Ok(code),
+        Err(e) => {
+            eprintln!("error: {e:#} (the answer above is complete; only the drawing is missing)");
+            Ok(BAD_INPUT)
+        }
+    }
+}
+
+/// The problem itself, as every text answer about it starts.
+pub(crate) fn problem_line(problem: &Problem) -> String {
+    let (board, start, finish) = (problem.board(), problem.start(), problem.finish());
+    format!(
+        "board {} ({} holes, {} lattice), empty: {}, finish: {}",
+        board.name(),
+        board.hole_count(),
+        board.lattice(),
+        notation::set_text(board, board.holes().minus(start)),
+        finish_text(board, finish)
+    )
+}
+
+/// Why a problem is impossible, in a sentence.
+pub(crate) fn explain(problem: &Problem, reason: pegsol::Reason) -> String {
+    let (board, start, finish) = (problem.board(), problem.start(), problem.finish());
+    match reason {
+        pegsol::Reason::Class => format!(
+            "position class: the start is in class {} and {}, and jumps never change the class",
+            board.classes().class_text(start),
+            match finish {
+                Finish::Holes(f) => format!("the finish in class {}", board.classes().class_text(f)),
+                Finish::AnyOne => "no single peg is in that class".to_string(),
+                Finish::Pegs(n) => format!("no position of {n} pegs is in that class"),
+            }
+        ),
+        pegsol::Reason::Pagoda => "pagoda function: a weighting whose total never rises is lower on the start than on the finish".to_string(),
+        pegsol::Reason::Exhausted => "exhausted search: every line of play was tried".to_string(),
+    }
+}
+
+/// `1 move`, `2 moves`.
+pub(crate) fn plural(n: u32, word: &str) -> String {
+    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
+}
+
+/// Numbered moves, five to a line.
+pub(crate) fn print_moves(moves: &[String]) {
+    for (row, chunk) in moves.chunks(5).enumerate() {
+        let line: Vec<String> = chunk
+            .iter()
+            .enumerate()
+            .map(|(i, m)| format!("{:>3}. {m:<14}", row * 5 + i + 1))
+            .collect();
+        println!("{}", line.concat().trim_end());
+    }
+}

@@ -1,0 +1,278 @@
+//! `pegsol count`: the whole game tree, level by level.
+
+use std::path::Path;
+
+use anyhow::{bail, Context, Result};
+use pegsol::count::Level;
+use pegsol::notation;
+use serde::Serialize;
+
+use crate::answer::ProblemView;
+use crate::cli::Setup;
+use crate::common::{finish_text, load_problem, print_json, spinner, UNDECIDED};
+
+/// One level of a count: its forward figures, and (known only once every level is) how many
+/// of its positions can still finish.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub(crate) struct LevelView {
+    pub jumps: u32,
+    pub pegs: u32,
+    pub positions: u64,
+    pub classes: u64,
+    pub dead_ends: u64,
+    pub paths: u128,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub winning: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub winning_classes: Option<u64>,
+}
+
+impl LevelView {
+    fn of(l: &Level, winning: bool) -> LevelView {
+        LevelView {
+            jumps: l.jumps,
+            pegs: l.pegs,
+            positions: l.positions,
+            classes: l.classes,
+            dead_ends: l.dead_ends,
+            paths: l.paths,
+            winning: winning.then_some(l.winning),
+            winning_classes: winning.then_some(l.winning_classes),
+        }
+    }
+}
+
+/// The answer of `count --json`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub(crate) struct CountAnswer {
+    /// `counted`.
+    pub status: &'static str,
+    #[serde(flatten)]
+    pub problem: ProblemView,
+    pub symmetries: usize,
+    pub levels: Vec<LevelView>,
+    pub positions: u64,
+    pub positions_up_to_symmetry: u64,
+    pub winning_positions: u64,
+    pub winning_positions_up_to_symmetry: u64,
+    pub solutions: u128,
+    pub games: u128,
+    pub shortest_dead_end: Option<u32>,
+    pub millis: u64,
+    pub peak_memory_mb: u64,
+    pub threads: usize,
+    pub pagoda_pruned: bool,
+}
+
+/// The answer of `count --json` when a budget stops it: the levels it finished.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub(crate) struct CountUndecided {
+    /// `undecided`.
+    pub status: &'static str,
+    pub reason: &'static str,
+    pub message: String,
+    #[serde(flatten)]
+    pub problem: ProblemView,
+    pub levels_finished: Vec<LevelView>,
+    pub millis: u64,
+    pub peak_memory_mb: u64,
+    pub threads: usize,
+}
+
+pub(crate) fn run(
+    setup: &Setup,
+    finish: Option<&str>,
+    threads: Option<u16>,
+    options: pegsol::count::CountOptions,
+    json: bool,
+) -> Result<u8> {
+    let pagoda = options.pagoda;
+    if let Some(dir) = &options.spill {
+        if !dir.is_dir() {
+            bail!(
+                "--spill {}: no such directory; create it or choose another",
+                dir.display()
+            );
+        }
+        remove_scratch_on_signal(dir)?;
+    }
+    let problem = load_problem(setup, finish)?;
+    let (board, start) = (problem.board(), problem.start());
+    let threads = threads.map_or_else(rayon::current_num_threads, usize::from);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .context("cannot start the worker threads")?;
+    let bar = spinner("counting");
+    let began = std::time::Instant::now();
+    // Classes expanded so far, for the rate on the progress line.
+    let seen = std::sync::atomic::AtomicU64::new(0);
+    // The levels finished, with their forward figures, to show how far a count got when a
+    // budget stops it.
+    let finished = std::sync::Mutex::new(Vec::<pegsol::count::Level>::new());
+    let result = pool.install(|| {
+        pegsol::count::count_with(&problem, &options, &|l| {
+            if let Ok(mut finished) = finished.lock() {
+                finished.push(l.clone());
+            }
+            if let Some(bar) = &bar {
+                let done =
+                    seen.fetch_add(l.classes, std::sync::atomic::Ordering::Relaxed) + l.classes;
+                bar.set_message(format!(
+                    "counting: level {} ({} pegs), {} positions, {:.1} M classes/s, {} MB",
+                    l.jumps,
+                    l.pegs,
+                    l.positions,
+                    done as f64 / began.elapsed().as_secs_f64().max(1e-3) / 1e6,
+                    pegsol::count::peak_memory_mb()
+                ));
+            }
+        })
+    });
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    let c = match result {
+        Ok(c) => c,
+        Err(
+            e @ (pegsol::count::CountError::Memory { .. } | pegsol::count::CountError::Timeout),
+        ) => {
+            let levels = finished.into_inner().unwrap_or_default();
+            let millis = began.elapsed().as_millis() as u64;
+            if json {
+                // The forward figures of each finished level are final; which positions can
+                // still win is known only once every level is, so it is left out.
+                print_json(&CountUndecided {
+                    status: "undecided",
+                    reason: match e {
+                        pegsol::count::CountError::Timeout => "time budget",
+                        _ => "memory budget",
+                    },
+                    message: e.to_string(),
+                    problem: ProblemView::of(&problem),
+                    levels_finished: levels.iter().map(|l| LevelView::of(l, false)).collect(),
+                    millis,
+                    peak_memory_mb: pegsol::count::peak_memory_mb(),
+                    threads,
+                });
+                return Ok(UNDECIDED);
+            }
+            println!("undecided within budget: {e}");
+            if let Some(l) = levels.last() {
+                println!(
+                    "levels 0 to {} were finished: level {} has {} positions ({} up to symmetry), after {:.1} s, peak memory {} MB",
+                    l.jumps,
+                    l.jumps,
+                    l.positions,
+                    l.classes,
+                    millis as f64 / 1000.0,
+                    pegsol::count::peak_memory_mb()
+                );
+                println!(
+                    "their forward figures (which positions can still win needs every level):"
+                );
+                println!(
+                    "{:>5} {:>4} {:>14} {:>12} {:>12} {:>26}",
+                    "jumps", "pegs", "positions", "classes", "dead ends", "paths"
+                );
+                for l in &levels {
+                    println!(
+                        "{:>5} {:>4} {:>14} {:>12} {:>12} {:>26}",
+                        l.jumps, l.pegs, l.positions, l.classes, l.dead_ends, l.paths
+                    );
+                }
+            }
+            return Ok(UNDECIDED);
+        }
+        Err(e) => bail!("{e}"),
+    };
+    let millis = began.elapsed().as_millis() as u64;
+    if json {
+        // Large integers as exact JSON numbers: u128 is written as a plain integer literal.
+        print_json(&CountAnswer {
+            status: "counted",
+            problem: ProblemView::of(&problem),
+            symmetries: c.symmetries,
+            levels: c.levels.iter().map(|l| LevelView::of(l, true)).collect(),
+            positions: c.positions(),
+            positions_up_to_symmetry: c.classes(),
+            winning_positions: c.winning(),
+            winning_positions_up_to_symmetry: c.winning_classes(),
+            solutions: c.solutions,
+            games: c.games,
+            shortest_dead_end: c.shortest_dead_end(),
+            millis,
+            peak_memory_mb: pegsol::count::peak_memory_mb(),
+            threads,
+            pagoda_pruned: pagoda,
+        });
+        return Ok(0);
+    }
+    println!(
+        "board {} ({} holes), empty: {}, finish: {}, symmetry group of order {}",
+        board.name(),
+        board.hole_count(),
+        notation::set_text(board, board.holes().minus(start)),
+        finish_text(board, problem.finish()),
+        c.symmetries
+    );
+    if pagoda {
+        println!("pagoda-pruned: solutions and winning positions are exact; positions, dead ends and games are those of the pruned tree");
+    }
+    println!(
+        "{:>5} {:>4} {:>14} {:>12} {:>12} {:>12} {:>12} {:>26}",
+        "jumps", "pegs", "positions", "classes", "winning", "win.classes", "dead ends", "paths"
+    );
+    for l in &c.levels {
+        println!(
+            "{:>5} {:>4} {:>14} {:>12} {:>12} {:>12} {:>12} {:>26}",
+            l.jumps,
+            l.pegs,
+            l.positions,
+            l.classes,
+            l.winning,
+            l.winning_classes,
+            l.dead_ends,
+            l.paths
+        );
+    }
+    println!(
+        "positions: {} ({} up to symmetry)",
+        c.positions(),
+        c.classes()
+    );
+    println!(
+        "winning positions: {} ({} up to symmetry)",
+        c.winning(),
+        c.winning_classes()
+    );
+    println!("solutions: {}", c.solutions);
+    println!("games: {}", c.games);
+    if let Some(d) = c.shortest_dead_end() {
+        println!("shortest game that gets stuck: {d} jumps");
+    }
+    println!(
+        "{} ms, peak memory {} MB, {} thread{}",
+        millis,
+        pegsol::count::peak_memory_mb(),
+        threads,
+        if threads == 1 { "" } else { "s" }
+    );
+    Ok(0)
+}
+
+/// On SIGINT or SIGTERM, removes this process's scratch files under `dir` before exiting
+/// (the count removes them itself when it ends in any other way).
+pub(crate) fn remove_scratch_on_signal(dir: &Path) -> Result<()> {
+    let dir = dir.to_path_buf();
+    ctrlc::set_handler(move || {
+        let removed = pegsol::count::remove_scratch_of(&dir, std::process::id());
+        eprintln!(
+            "interrupted: {removed} scratch director{} removed from {}",
+            if removed == 1 { "y" } else { "ies" },
+            dir.display()
+        );
+        std::process::exit(130);
+    })
+    .context("cannot install the signal handler that removes scratch files")
+}

@@ -1,0 +1,418 @@
+//! The vocabulary every engine shares: a [`Problem`] (a board, its starts and a finish), the
+//! [`Limits`] it is worked on under, and the shape of the answers ([`Outcome`], [`Report`]).
+
+use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::bitset::{Bits, Hole};
+use crate::board::Board;
+use crate::error::{Error, Result};
+use crate::jumps::Jump;
+
+/// What the last pegs must be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Finish {
+    /// Exactly these holes hold pegs at the end.
+    Holes(Bits),
+    /// One peg, anywhere.
+    AnyOne,
+    /// This many pegs, anywhere (for "how few pegs can be left").
+    Pegs(u32),
+}
+
+/// Most finishing positions a [`Finish::Pegs`] may stand for.
+pub const MAX_FINISHES: u64 = 100_000;
+
+/// A problem: a board (shared), one or more starting positions and a finish, with what every
+/// engine derives from them: the finishing positions and the symmetries that keep them.
+/// Built only by the checked constructors.
+#[derive(Clone, Debug)]
+pub struct Problem {
+    board: Arc<Board>,
+    starts: Vec<Bits>,
+    finish: Finish,
+    targets: Vec<Bits>,
+}
+
+impl Problem {
+    /// A checked problem: the start and finish use only the board's holes, and the finish has
+    /// at least one and at most as many pegs as the start.
+    ///
+    /// ```
+    /// let board = pegsol::Board::builtin("english")?;
+    /// let start = board.start().unwrap();
+    /// let p = pegsol::Problem::new(board, start, pegsol::Finish::AnyOne)?;
+    /// assert_eq!(p.targets().len(), 33);
+    /// # Ok::<(), pegsol::Error>(())
+    /// ```
+    pub fn new(board: impl Into<Arc<Board>>, start: Bits, finish: Finish) -> Result<Problem> {
+        Problem::with_starts(board, vec![start], finish)
+    }
+
+    /// A problem with several starts (for the fewest moves over all of them): each is checked
+    /// as [`Problem::new`] checks one.
+    pub fn with_starts(
+        board: impl Into<Arc<Board>>,
+        starts: Vec<Bits>,
+        finish: Finish,
+    ) -> Result<Problem> {
+        let board = board.into();
+        if starts.is_empty() {
+            return Err(Error::NoStarts);
+        }
+        for &start in &starts {
+            check_pair(&board, start, finish)?;
+        }
+        let targets = targets_of(&board, finish);
+        Ok(Problem {
+            board,
+            starts,
+            finish,
+            targets,
+        })
+    }
+
+    /// The same board and finish from another start (a hint from a position in play, say).
+    pub fn from_start(&self, start: Bits) -> Result<Problem> {
+        check_pair(&self.board, start, self.finish)?;
+        Ok(Problem {
+            board: self.board.clone(),
+            starts: vec![start],
+            finish: self.finish,
+            targets: self.targets.clone(),
+        })
+    }
+
+    /// The board's conventional problem: its usual start and [`Problem::default_finish`].
+    pub fn conventional(board: impl Into<Arc<Board>>) -> Result<Problem> {
+        let board = board.into();
+        let start = board
+            .start()
+            .ok_or_else(|| Error::NoStart(board.name().to_string()))?;
+        let finish = Problem::default_finish(&board, start);
+        Problem::new(board, start, finish)
+    }
+
+    /// The default finish: the single starting vacancy when there is one, otherwise any one peg.
+    #[must_use]
+    pub fn default_finish(board: &Board, start: Bits) -> Finish {
+        let vacant = board.holes().minus(start);
+        if vacant.count() == 1 {
+            Finish::Holes(vacant)
+        } else {
+            Finish::AnyOne
+        }
+    }
+
+    /// The board.
+    #[must_use]
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The board, shared.
+    #[must_use]
+    pub fn shared_board(&self) -> &Arc<Board> {
+        &self.board
+    }
+
+    /// The (first) starting pegs.
+    #[must_use]
+    pub fn start(&self) -> Bits {
+        self.starts[0]
+    }
+
+    /// Every start, the first one first.
+    #[must_use]
+    pub fn starts(&self) -> &[Bits] {
+        &self.starts
+    }
+
+    /// The finish.
+    #[must_use]
+    pub const fn finish(&self) -> Finish {
+        self.finish
+    }
+
+    /// The final positions that would count as solved.
+    #[must_use]
+    pub fn targets(&self) -> &[Bits] {
+        &self.targets
+    }
+
+    /// The targets in the position class of the start: the only ones it can reach.
+    #[must_use]
+    pub fn reachable_targets(&self) -> Vec<Bits> {
+        let classes = self.board.classes();
+        let class = classes.class_of(self.start());
+        self.targets
+            .iter()
+            .copied()
+            .filter(|&t| classes.class_of(t) == class)
+            .collect()
+    }
+
+    /// The symmetries of the board that map the set of targets onto itself (the identity
+    /// first): a position and its image under one are equally able to finish.
+    #[must_use]
+    pub fn symmetries(&self) -> Vec<usize> {
+        self.board.symmetries().stabilizer(&self.targets)
+    }
+}
+
+/// Checks one start against a finish on a board.
+fn check_pair(board: &Board, start: Bits, finish: Finish) -> Result<()> {
+    board.position(start)?;
+    if let Finish::Holes(f) = finish {
+        board.position(f)?;
+        if f.is_empty() {
+            return Err(Error::EmptyFinish);
+        }
+        if f.count() > start.count() {
+            return Err(Error::FinishTooLarge {
+                finish: f.count(),
+                start: start.count(),
+            });
+        }
+        return Ok(());
+    }
+    let n = match finish {
+        Finish::Pegs(n) => n,
+        _ => 1,
+    };
+    if n == 0 {
+        return Err(Error::EmptyFinish);
+    }
+    if n > start.count() {
+        return Err(Error::FinishTooLarge {
+            finish: n,
+            start: start.count(),
+        });
+    }
+    let holes = u64::from(board.holes().count());
+    // C(holes, n), stopping as soon as it passes the limit.
+    let mut subsets = 1u64;
+    for i in 0..u64::from(n) {
+        subsets = subsets * (holes - i) / (i + 1);
+        if subsets > MAX_FINISHES {
+            return Err(Error::TooManyFinishes { pegs: n, holes });
+        }
+    }
+    Ok(())
+}
+
+/// Every final position of `finish` on `board`.
+fn targets_of(board: &Board, finish: Finish) -> Vec<Bits> {
+    match finish {
+        Finish::Holes(f) => vec![f],
+        Finish::AnyOne => board.holes().iter().map(Hole::bit).collect(),
+        Finish::Pegs(n) => {
+            // Every n-subset of the holes, by choosing holes in increasing order.
+            let holes: Vec<Hole> = board.holes().iter().collect();
+            let mut out = Vec::new();
+            let mut pick: Vec<usize> = (0..n as usize).collect();
+            if pick.len() > holes.len() {
+                return out;
+            }
+            loop {
+                out.push(pick.iter().fold(Bits::EMPTY, |s, &i| s.with(holes[i])));
+                // The rightmost index that can still move right.
+                let Some(i) = (0..pick.len())
+                    .rev()
+                    .find(|&i| pick[i] < holes.len() - pick.len() + i)
+                else {
+                    break;
+                };
+                pick[i] += 1;
+                for j in i + 1..pick.len() {
+                    pick[j] = pick[j - 1] + 1;
+                }
+            }
+            out
+        }
+    }
+}
+
+/// The budget of one piece of work: memory, time, and a way to cancel it. Every engine honours
+/// it from its first step and answers "undecided" when it runs out, never an out-of-memory
+/// kill.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Most bytes the engine's tables may use.
+    pub max_memory: usize,
+    /// Wall-clock limit.
+    pub timeout: Option<Duration>,
+    /// Set from elsewhere (a server whose client went away) to stop the work; the answer is
+    /// then undecided, as if the time had run out.
+    pub cancel: Option<Arc<AtomicBool>>,
+}
+
+/// How [`crate::solve_with`] searches (the defaults are what it is for; the others exist to
+/// measure what each part is worth).
+#[derive(Clone, Copy, Debug)]
+pub struct SolveOptions {
+    /// Which searches to run: both by default.
+    pub engines: Engines,
+    /// Race the dual problem on a second thread when the finish is one exact position.
+    pub race_dual: bool,
+    /// Prune with pagoda functions.
+    pub pagoda: bool,
+    /// Canonicalise under the finish's symmetry stabilizer.
+    pub symmetry: bool,
+}
+
+impl Default for SolveOptions {
+    fn default() -> SolveOptions {
+        SolveOptions {
+            engines: Engines::Portfolio,
+            race_dual: true,
+            pagoda: true,
+            symmetry: true,
+        }
+    }
+}
+
+impl Limits {
+    /// Whether the search must stop now: the deadline has passed or the work was cancelled.
+    pub(crate) fn spent(&self, deadline: Option<Instant>) -> bool {
+        self.cancel
+            .as_ref()
+            .is_some_and(|c| c.load(Ordering::Relaxed))
+            || deadline.is_some_and(|d| Instant::now() >= d)
+    }
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            max_memory: 4 << 30,
+            timeout: None,
+            cancel: None,
+        }
+    }
+}
+
+/// The searches [`crate::solve`] runs once the quick probe has not decided.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Engines {
+    /// The exact and the guided search side by side; the first to decide answers.
+    #[default]
+    Portfolio,
+    /// The exact depth-first search alone (with its dual).
+    Exact,
+    /// The guided beam search alone (no probe either): it proves impossibility only when
+    /// it never has to cut a level.
+    Guided,
+}
+
+/// Search effort.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Positions entered.
+    pub nodes: u64,
+    /// Positions proved dead and stored.
+    pub dead: u64,
+    /// Wall-clock milliseconds.
+    pub millis: u64,
+}
+
+/// Why a problem is impossible.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reason {
+    /// The start and every allowed finish lie in different position classes.
+    Class,
+    /// A pagoda function totals less on the start than on every allowed finish.
+    Pagoda,
+    /// Every line of play was searched.
+    Exhausted,
+}
+
+impl fmt::Display for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Reason::Class => "position class",
+            Reason::Pagoda => "pagoda function",
+            Reason::Exhausted => "exhausted search",
+        })
+    }
+}
+
+/// Which budget ran out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Budget {
+    /// The timeout passed.
+    Time,
+    /// The dead-position table reached the memory budget.
+    Memory,
+}
+
+impl fmt::Display for Budget {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Budget::Time => "time",
+            Budget::Memory => "memory",
+        })
+    }
+}
+
+/// The answer to a problem.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// A sequence of jumps from the start to `finish`, already replayed by [`crate::replay`].
+    Solved {
+        /// The jumps in order.
+        jumps: Vec<Jump>,
+        /// The final position reached.
+        finish: Bits,
+    },
+    /// No sequence exists.
+    Impossible(Reason),
+    /// The search stopped when a budget ran out.
+    Undecided(Budget),
+}
+
+/// An outcome with the effort it took.
+#[derive(Clone, Debug)]
+pub struct Report {
+    /// The answer.
+    pub outcome: Outcome,
+    /// The effort.
+    pub stats: Stats,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn n_pegs_anywhere_stands_for_every_subset() {
+        let b = Board::builtin("rect:3x3").unwrap();
+        let p = Problem::new(b.clone(), b.holes(), Finish::Pegs(2)).unwrap();
+        let mut t = p.targets().to_vec();
+        assert_eq!(t.len(), 36);
+        assert!(t.iter().all(|s| s.count() == 2 && s.is_subset(b.holes())));
+        t.sort_unstable_by_key(|s| s.raw());
+        t.dedup();
+        assert_eq!(t.len(), 36);
+        assert_eq!(
+            Problem::new(b.clone(), b.holes(), Finish::Pegs(9))
+                .unwrap()
+                .targets(),
+            [b.holes()]
+        );
+        assert!(
+            Problem::new(b, Bits::EMPTY.with(Hole::new(0).unwrap()), Finish::Pegs(10)).is_err()
+        );
+    }
+
+    #[test]
+    fn several_starts_are_each_checked() {
+        let b = Board::builtin("english").unwrap();
+        let starts: Vec<Bits> = b.holes().iter().map(|h| b.holes().without(h)).collect();
+        let p = Problem::with_starts(b.clone(), starts, Finish::AnyOne).unwrap();
+        assert_eq!(p.starts().len(), 33);
+        assert!(Problem::with_starts(b, Vec::new(), Finish::AnyOne).is_err());
+    }
+}
