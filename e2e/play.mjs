@@ -1,12 +1,14 @@
 // End-to-end test of the web playground in a real headless Chromium, driven by playwright-core.
-// Starts `pegsol serve` on a free port, plays jumps by clicking, checks an invalid click is
-// explained, asks for a hint, solves from there and checks the final board; then draws a
-// triangular board. Saves screenshots under e2e/out/.
+// Starts `pegsol serve` on a free port and plays as a person would: the live colour of every
+// jump checked against the server's solver, selection, keyboard play, hints, undo, the share
+// URL, stepping through a solution, a stuck game, every menu board's default game, "show me
+// why", setting up a problem by clicking, the board editor, and the phone layout. Saves
+// screenshots (desktop and phone, light and dark) under e2e/out/.
 //
 // Environment: PEGSOL_BIN (default ../target/release/pegsol), CHROMIUM (default /usr/bin/chromium).
 
-import { spawn } from "node:child_process";
-import { mkdirSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { mkdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
@@ -44,22 +46,52 @@ const browser = await chromium.launch({
 });
 try {
   const page = await browser.newPage({ viewport: { width: 1100, height: 800 } });
-  page.setDefaultTimeout(20000);
+  page.setDefaultTimeout(30000);
   await page.goto(url);
-  const hole = (l) => page.locator(`circle[data-label="${l}"]`);
+  const hole = (l) => page.locator(`circle.hole[data-label="${l}"]`);
   const cls = async (l) => (await hole(l).getAttribute("class")) || "";
   const statusIs = async (text) => page.waitForFunction(
     (t) => document.getElementById("status").textContent.includes(t), text);
+  const api = (path, body) => page.evaluate(async ([p, b]) => {
+    const r = await fetch(p, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(b) });
+    return r.json();
+  }, [path, body]);
+  const pegsOnBoard = () => page.locator("circle.hole.peg").evaluateAll((cs) => cs.map((c) => c.dataset.label).sort());
+  const emptyNow = () => page.locator("circle.hole.empty").evaluateAll((cs) => cs.map((c) => c.dataset.label));
+
+  // Every coloured jump of the position shown, checked by the server's own solver.
+  async function checkColours(where) {
+    await page.waitForFunction(() => document.querySelectorAll("line.move").length > 0 &&
+      !document.getElementById("status").textContent.startsWith("looking"));
+    const lines = await page.locator("line.move").evaluateAll((ls) => ls.map((l) => [l.dataset.jump, l.dataset.fate]));
+    const empty = await emptyNow();
+    const finish = await page.evaluate(() => request.finish);
+    let checked = 0;
+    for (const [jump, fate] of lines) {
+      const [from, to] = jump.split("-");
+      const geo = await page.evaluate(() => geo.jumps);
+      const over = geo.find((j) => j[0] === from && j[2] === to)[1];
+      const after = empty.filter((l) => l !== to).concat([from, over]);
+      const v = await api("/api/solve", { board: "english", empty: after, finish, timeout: 10 });
+      const want = v.status === "solved" ? "wins" : v.status === "impossible" ? "loses" : "unknown";
+      if (fate !== "unknown" && fate !== want) fail(`${where}: ${jump} coloured ${fate}, the solver says ${v.status}`);
+      checked++;
+    }
+    check(checked === lines.length && checked > 0, `${where}: all ${checked} coloured jumps agree with the solver`);
+  }
 
   await hole("d4").waitFor();
   check((await page.locator("circle.hole").count()) === 33, "the English board has 33 holes");
   check((await cls("d4")).includes("empty"), "d4 starts empty");
   await statusIs("You can still win");
   check(true, "status line says the start can win");
+  await checkColours("English start");
 
-  // Jump d2 over d3 into d4.
+  // Selecting a peg shows only its jumps.
   await hole("d2").click();
   check((await cls("d2")).includes("selected"), "clicking a peg selects it");
+  const shown = await page.locator("line.move").evaluateAll((ls) => ls.map((l) => l.dataset.jump));
+  check(shown.length === 1 && shown[0] === "d2-d4", `a selected peg shows only its jumps (${shown.join(",")})`);
   await hole("d4").click();
   check((await cls("d4")).includes("peg") && (await cls("d2")).includes("empty") && (await cls("d3")).includes("empty"),
     "d2-d4 moves the peg and removes d3");
@@ -69,36 +101,95 @@ try {
   await hole("d3").click();
   const message = await page.locator("#message").textContent();
   check(message.includes("cannot jump"), `an invalid jump is explained: "${message}"`);
+  await hole("c1").click();
 
-  // Jump f3 over e3 into d3.
-  await hole("f3").click();
-  await hole("d3").click();
-  check((await cls("d3")).includes("peg") && (await cls("e3")).includes("empty"), "f3-d3 played");
+  // Keyboard play: focus f3, Enter selects it, arrow left twice to d3, Enter jumps.
+  await hole("f3").focus();
+  await page.keyboard.press("Enter");
+  check((await cls("f3")).includes("selected"), "Enter selects the focused peg");
+  await page.keyboard.press("ArrowLeft");
+  await page.keyboard.press("ArrowLeft");
+  const focused = await page.evaluate(() => document.activeElement.dataset.label);
+  check(focused === "d3", `arrow keys move the focus (at ${focused})`);
+  await page.keyboard.press("Enter");
+  check((await cls("d3")).includes("peg") && (await cls("e3")).includes("empty"), "keyboard: f3-d3 played with Enter");
   await statusIs("You can still win");
   check((await page.locator("#moves").textContent()).trim() === "d2-d4 f3-d3", "move list in notation");
+  check((await page.locator("#pegCount").textContent()) === "30", "30 pegs counted");
+  await checkColours("English after d2-d4 f3-d3");
 
-  // Undo and redo.
-  await page.click("#undo");
-  check((await cls("f3")).includes("peg") && (await cls("d3")).includes("empty"), "undo restores f3 and e3");
-  await page.click("#redo");
-  check((await cls("d3")).includes("peg"), "redo plays f3-d3 again");
-
-  // Hint.
+  // Undo and redo; a hint goes away on undo.
   await page.click("#hintBtn");
   await page.waitForFunction(() => document.getElementById("hint").textContent.startsWith("Hint: "));
   const hint = (await page.locator("#hint").textContent()).slice(6);
   const [hFrom, hTo] = hint.split("-");
   check((await cls(hFrom)).includes("peg") && (await cls(hTo)).includes("empty"), `hint ${hint} is a legal jump`);
   check((await page.locator("circle.hinted").count()) === 2, "the hinted jump is highlighted");
+  await page.click("#undo");
+  check((await cls("f3")).includes("peg") && (await cls("d3")).includes("empty"), "undo restores f3 and e3");
+  check((await page.locator("#hint").textContent()) === "", "undo clears the stale hint");
+  await page.click("#redo");
+  check((await cls("d3")).includes("peg"), "redo plays f3-d3 again");
 
-  // Solve from here, animated, and check the final board.
+  // The share URL: opening it restores the board, the start and the jumps.
+  const shared = page.url();
+  check(shared.includes("#board=english") && shared.includes("jumps=d2-d4"), `the URL holds the game (${shared.split("#")[1]})`);
+  const other = await browser.newPage({ viewport: { width: 1100, height: 800 } });
+  await other.goto(shared);
+  await other.waitForFunction(() => document.getElementById("jumpCount").textContent === "2");
+  const otherPegs = await other.locator("circle.hole.peg").evaluateAll((cs) => cs.map((c) => c.dataset.label).sort());
+  check(JSON.stringify(otherPegs) === JSON.stringify(await pegsOnBoard()), "the shared URL restores the same position");
+  await other.close();
+
+  // Solve from here, stepping through the solution.
   await page.click("#solveBtn");
   await statusIs("Solved: this is the finish.");
-  const pegs = await page.locator("circle.peg").evaluateAll((cs) => cs.map((c) => c.dataset.label));
+  const pegs = await pegsOnBoard();
   check(pegs.length === 1 && pegs[0] === "d4", `one peg left, on d4 (got ${pegs.join(",")})`);
   check((await page.locator("#jumpCount").textContent()) === "31", "31 jumps in the move list");
-  await page.screenshot({ path: join(out, "playground.png"), fullPage: true });
-  check(true, "screenshot saved to e2e/out/playground.png");
+  await page.click("#prev");
+  check((await page.locator("#jumpCount").textContent()) === "30" && (await pegsOnBoard()).length === 2, "the solution steps back");
+  await page.locator("#slider").fill("2");
+  // Two jumps were played before Solve: the solution's second jump is the fourth.
+  check((await page.locator("#jumpCount").textContent()) === "4", "the slider goes to any step");
+  await page.click("#next");
+  check((await page.locator("#jumpCount").textContent()) === "5", "and forward");
+  await page.waitForFunction(() => document.querySelectorAll("line.move").length > 0 &&
+    !document.getElementById("status").textContent.startsWith("looking"));
+  await page.waitForTimeout(400);
+  for (const [theme, dark] of [["light", false], ["dark", true]]) {
+    await page.evaluate((d) => setTheme(d), dark);
+    await page.screenshot({ path: join(out, `desktop-${theme}.png`) });
+  }
+  check(true, "desktop screenshots saved (light, dark)");
+  await page.evaluate(() => setTheme(false));
+
+  // A stuck game says so.
+  const stuckEmpty = ["a2", "a3", "b1", "b3", "c1", "c2", "d1", "d2", "d3", "a1"].join(",");
+  await page.goto(url + `#board=rect:3x4&empty=${stuckEmpty}&finish=any&jumps=`);
+  await page.reload();
+  await statusIs("No moves left: 2 pegs remain");
+  check(true, "a stuck game: no moves left, 2 pegs remain");
+
+  // Every board in the menu opens on a game the solver wins.
+  const menu = await page.evaluate(async () => (await (await fetch("/api/boards")).json()).boards);
+  const names = await page.locator("#boardName option").evaluateAll((os) => os.map((o) => o.value));
+  check(names.length === menu.length && menu.length >= 14, `the menu lists ${menu.length} boards from the library`);
+  for (const b of menu) {
+    const v = await api("/api/solve", { board: b.name, empty: b.empty, finish: b.finish, timeout: 20 });
+    if (v.status !== "solved") fail(`${b.name}: its default game is ${v.status}`);
+  }
+  check(true, "every menu board's default game is solved by the API");
+  await page.goto(url);
+  await hole("d4").waitFor();
+  await page.selectOption("#boardName", "french");
+  await page.waitForFunction(() => document.querySelectorAll("circle.hole").length === 37);
+  await page.waitForFunction(() => !document.getElementById("status").textContent.startsWith("looking"));
+  check(!(await page.locator("#status").getAttribute("class")).includes("lose"), "french opens on a game that is not lost");
+  check(await page.locator("#classic").isVisible(), "the page says the classic French game cannot be won");
+  await page.click("#whyBtn");
+  await page.waitForFunction(() => document.querySelectorAll("circle.why-set").length > 0);
+  check((await page.locator("#whyText").textContent()).includes("shaded holes"), "show me why draws the class set");
 
   // A triangular board is drawn as a triangle.
   await page.selectOption("#boardName", "triangle5");
@@ -108,12 +199,18 @@ try {
   check(Math.abs(apex - (left + right) / 2) < 1e-6, "triangle5: the apex is centred over the base");
   await statusIs("You can still win");
 
-  // Set up a problem by clicking: the finish a1 off, c5 on; then c3 emptied at the start.
+  // Set up a problem by clicking: the finish moved from a1 to c5; then c3 emptied at the start.
   await page.selectOption("#mode", "finish");
   await hole("a1").click();
-  check((await page.locator("#finishText").textContent()).includes("(none yet)"), "finish holes toggle off");
+  check((await page.locator("#finishText").textContent()).includes("(none yet)"), "clicking the finish hole clears it");
   await hole("c5").click();
   check((await page.locator("#finishText").textContent()) === "finish: c5", "finish chosen by clicking");
+  await hole("a4").click();
+  check((await page.locator("#finishText").textContent()) === "finish: a4", "a click moves the finish");
+  await hole("c5").click({ modifiers: ["Shift"] });
+  check((await page.locator("#finishText").textContent()) === "finish: a4 c5", "shift-click adds a finish hole");
+  await hole("a4").click();
+  await hole("c5").click();
   await statusIs("You can still win");
   await page.selectOption("#mode", "start");
   await hole("c3").click();
@@ -124,8 +221,45 @@ try {
   await statusIs("You can still win");
   check(true, "with one peg anywhere it can");
   await page.selectOption("#mode", "play");
-  await page.screenshot({ path: join(out, "triangle.png"), fullPage: true });
-  check(true, "triangle screenshot saved");
+
+  // The board editor saves a board file that pegsol show parses.
+  await page.locator("#editor summary").click();
+  await page.fill("#edRows", "3");
+  await page.fill("#edCols", "4");
+  await page.click('#edGrid button[data-r="0"][data-c="0"]');
+  await page.click('#edGrid button[data-r="1"][data-c="3"]');
+  await page.click('#edGrid button[data-r="1"][data-c="3"]');
+  await page.selectOption("#edLattice", "diagonal");
+  const [download] = await Promise.all([page.waitForEvent("download"), page.click("#edSave")]);
+  const file = join(out, "edited-board.txt");
+  await download.saveAs(file);
+  const text = readFileSync(file, "utf8");
+  check(text.startsWith("lattice: diagonal\n") && text.includes("."), `the editor wrote ${JSON.stringify(text)}`);
+  const shown2 = spawnSync(bin, ["show", file], { encoding: "utf8" });
+  check(shown2.status === 0, `pegsol show parses the saved board (${(shown2.stderr || "").trim() || "exit 0"})`);
+  await page.click("#edPlay");
+  await page.waitForFunction(() => document.querySelectorAll("circle.hole").length === 11);
+  check((await page.locator("#boardName").inputValue()) === "custom", "a pasted or edited board shows as your board in the menu");
+
+  // The phone layout keeps the board and the status in view.
+  const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  await phone.goto(url);
+  await phone.locator('circle.hole[data-label="d4"]').waitFor();
+  await phone.waitForFunction(() => document.getElementById("status").textContent.includes("You can still win"));
+  const inView = async (sel) => {
+    const b = await phone.locator(sel).boundingBox();
+    return b && b.x >= 0 && b.y >= 0 && b.x + b.width <= 390 + 0.5 && b.y + b.height <= 844 + 0.5;
+  };
+  check(await inView("#board") && await inView("#status"), "phone: the board and the status both fit in 390x844");
+  await phone.locator('circle.hole[data-label="d2"]').tap();
+  await phone.locator('circle.hole[data-label="d4"]').tap();
+  check(((await phone.locator('circle.hole[data-label="d4"]').getAttribute("class")) || "").includes("peg"), "phone: a jump by touch");
+  for (const [theme, dark] of [["light", false], ["dark", true]]) {
+    await phone.evaluate((d) => setTheme(d), dark);
+    await phone.screenshot({ path: join(out, `phone-${theme}.png`) });
+  }
+  check(true, "phone screenshots saved (light, dark)");
+  await phone.close();
 } finally {
   await browser.close();
   server.kill();

@@ -43,6 +43,7 @@ pub(crate) fn run(r: &Request) -> Result<u8> {
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
+    let result = result?;
     // Every solution is replayed by the library's checker; replay once more here, as every
     // printed solution is.
     for e in &result.entries {

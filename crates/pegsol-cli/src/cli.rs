@@ -182,6 +182,10 @@ pub(crate) enum Command {
         /// Most seconds of solver time per request; longer work answers "undecided".
         #[arg(long, default_value_t = 5.0)]
         budget: f64,
+        /// Do not build the winning sets of the menu's smaller games at start (live analysis
+        /// then asks the solver for every jump).
+        #[arg(long)]
+        no_winning_sets: bool,
     },
     /// Replay a line of play and show where it ends (or which jump is illegal).
     Replay {

@@ -17,6 +17,8 @@ pub(crate) const IMPOSSIBLE: u8 = 1;
 pub(crate) const BAD_INPUT: u8 = 2;
 /// Exit code for an answer not found within the budget.
 pub(crate) const UNDECIDED: u8 = 3;
+/// Exit code: an answer failed its own check, a bug to report (sysexits' `EX_SOFTWARE`).
+pub(crate) const INTERNAL: u8 = 70;
 
 /// Reads a board by name or file path. A built-in name always means the built-in board; an
 /// argument is read as a file only when it has a path separator or a `.` in it, so a file
@@ -55,7 +57,10 @@ pub(crate) fn load_board(name: &str) -> Result<Board> {
 pub(crate) fn load_problem(setup: &Setup, finish: Option<&str>) -> Result<Problem> {
     let (board, start) = load_setup(setup)?;
     let finish = finish_of(&board, start, finish)?;
-    Ok(Problem::new(board, start, finish)?)
+    Problem::new(board, start, finish).map_err(|e| match e {
+        pegsol::Error::EmptyFinish => anyhow::anyhow!("{e} (e.g. --finish d4, or --finish any)"),
+        e => e.into(),
+    })
 }
 
 /// The board and starting pegs from a setup.
@@ -66,9 +71,10 @@ pub(crate) fn load_setup(setup: &Setup) -> Result<(Board, Bits)> {
             let empty = board.hole_set(list).context("--empty")?;
             board.holes().minus(empty)
         }
-        None => board
-            .start()
-            .ok_or_else(|| pegsol::Error::NoStart(board.name().to_string()))?,
+        None => board.start().ok_or_else(|| {
+            let e = pegsol::Error::NoStart(board.name().to_string());
+            anyhow::anyhow!("{e}: give --empty, e.g. --empty a1")
+        })?,
     };
     Ok((board, start))
 }

@@ -148,7 +148,7 @@ pub(crate) fn run(
                         pegsol::count::CountError::Timeout => "time budget",
                         _ => "memory budget",
                     },
-                    message: e.to_string(),
+                    message: advice(&e),
                     problem: ProblemView::of(&problem),
                     levels_finished: levels.iter().map(|l| LevelView::of(l, false)).collect(),
                     millis,
@@ -157,7 +157,7 @@ pub(crate) fn run(
                 });
                 return Ok(UNDECIDED);
             }
-            println!("undecided within budget: {e}");
+            println!("undecided within budget: {}", advice(&e));
             if let Some(l) = levels.last() {
                 println!(
                     "levels 0 to {} were finished: level {} has {} positions ({} up to symmetry), after {:.1} s, peak memory {} MB",
@@ -184,7 +184,7 @@ pub(crate) fn run(
             }
             return Ok(UNDECIDED);
         }
-        Err(e) => bail!("{e}"),
+        Err(e) => bail!("{}", advice(&e)),
     };
     let millis = began.elapsed().as_millis() as u64;
     if json {
@@ -275,4 +275,16 @@ pub(crate) fn remove_scratch_on_signal(dir: &Path) -> Result<()> {
         std::process::exit(130);
     })
     .context("cannot install the signal handler that removes scratch files")
+}
+
+/// A count's error with the flag that addresses it: the library names no flags.
+fn advice(e: &pegsol::count::CountError) -> String {
+    use pegsol::count::CountError;
+    let fix = match e {
+        CountError::Memory { .. } => "raise --max-memory MB, or give --spill DIR",
+        CountError::Timeout => "raise --timeout S",
+        CountError::Io(_) => "check the directory given to --spill",
+        CountError::Overflow => return e.to_string(),
+    };
+    format!("{e} ({fix})")
 }

@@ -172,6 +172,7 @@ pub(crate) fn run(setup: &Setup, budget: &BudgetArgs, json: bool) -> Result<u8> 
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
+    let result = result?;
     let (answer, code) = EndsAnswer::of(&problem, &result)?;
     if json {
         print_json(&answer);

@@ -82,7 +82,7 @@ pub(crate) fn fewest(
     let (board, start) = (problem.board(), problem.start());
     let limits = budget.limits()?;
     let bar = spinner("searching for the fewest moves");
-    let report = fewest_moves(&problem, &limits);
+    let report = fewest_moves(&problem, &limits)?;
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }

@@ -12,6 +12,7 @@ use clap::Parser;
 #[macro_use]
 mod output;
 
+mod analyse;
 mod answer;
 mod army;
 mod boards;
@@ -33,7 +34,7 @@ mod svg;
 mod verify;
 
 use cli::{Cli, Command};
-use common::BAD_INPUT;
+use common::{BAD_INPUT, INTERNAL};
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -52,6 +53,13 @@ fn main() -> ExitCode {
         {
             // The reader went away (e.g. `| head`): not an error of ours.
             ExitCode::SUCCESS
+        }
+        Err(e)
+            if e.chain()
+                .any(|c| matches!(c.downcast_ref(), Some(pegsol::Error::Internal(_)))) =>
+        {
+            eprintln!("error: {e:#}");
+            ExitCode::from(INTERNAL)
         }
         Err(e) => {
             eprintln!("error: {e:#}");
@@ -95,7 +103,11 @@ fn run(cli: Cli) -> Result<u8> {
             budget,
             json,
         } => fewest::shortest(&board, empty.as_deref(), finish.as_deref(), &budget, json),
-        Command::Serve { addr, budget } => serve::run(addr, budget),
+        Command::Serve {
+            addr,
+            budget,
+            no_winning_sets,
+        } => serve::run(addr, budget, !no_winning_sets),
         Command::Catalog {
             board,
             finish,

@@ -35,7 +35,7 @@ use axum::middleware::{self, Next};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use pegsol::{Bits, Board, Budget, Limits, Outcome, Problem};
+use pegsol::{notation, Bits, Board, Budget, Limits, Outcome, Problem};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use tokio::sync::Semaphore;
@@ -71,6 +71,8 @@ pub struct Settings {
     pub addr: SocketAddr,
     /// Most seconds of solver time per request.
     pub budget: f64,
+    /// Whether to build the winning sets of the menu's smaller games at start.
+    pub winning_sets: bool,
 }
 
 /// A pool of solver threads and the permits to use it.
@@ -214,6 +216,52 @@ struct Shared {
     budget: Duration,
     fast: Lane,
     slow: Lane,
+    /// Winning sets of the menu's smaller games, filled in the background after start: live
+    /// analysis of a game played from one of these starts is one lookup per jump.
+    winning: std::sync::RwLock<Vec<Arc<pegsol::fewest::WinningSet>>>,
+}
+
+/// Games whose winning set is built at start: boards of at most this many holes.
+const EXACT_HOLES: usize = 33;
+
+/// Builds the winning sets of the menu's games that fit, one after another at low priority.
+fn build_winning_sets(shared: &Arc<Shared>) {
+    let shared = shared.clone();
+    let spawned = std::thread::Builder::new()
+        .name("pegsol-winning-sets".into())
+        .spawn(move || {
+            let limits = Limits {
+                max_memory: 1 << 30,
+                timeout: Some(Duration::from_secs(60)),
+                cancel: None,
+            };
+            for game in pegsol::menu::GAMES {
+                let Ok(problem) = game.problem() else {
+                    continue;
+                };
+                let board = problem.board();
+                if board.hole_count() > EXACT_HOLES || board.lattice() == pegsol::Lattice::Diagonal
+                {
+                    continue;
+                }
+                // On the slow lane's pool, whose threads run at low priority: the counter's
+                // parallel passes must not take cores from requests.
+                let built = shared
+                    .slow
+                    .pool
+                    .install(|| pegsol::fewest::WinningSet::of(&problem, &limits));
+                if let Ok(Some(set)) = built {
+                    if let Ok(mut sets) = shared.winning.write() {
+                        sets.push(Arc::new(set));
+                    }
+                }
+            }
+        });
+    if let Err(e) = spawned {
+        eprintln!(
+            "pegsol serve: no winning sets (cannot start a thread: {e}); analysis uses the solver"
+        );
+    }
 }
 
 impl Lane {
@@ -248,11 +296,15 @@ fn lower_priority() {
 }
 
 /// `pegsol serve`: checks the settings and serves until the process is stopped.
-pub(crate) fn run(addr: SocketAddr, budget: f64) -> Result<u8> {
+pub(crate) fn run(addr: SocketAddr, budget: f64, winning_sets: bool) -> Result<u8> {
     if !(budget.is_finite() && budget > 0.0 && budget <= 3600.0) {
         anyhow::bail!("--budget must be between 0 and 3600 seconds, got {budget}");
     }
-    serve(&Settings { addr, budget })?;
+    serve(&Settings {
+        addr,
+        budget,
+        winning_sets,
+    })?;
     Ok(0)
 }
 
@@ -264,7 +316,11 @@ pub fn serve(settings: &Settings) -> Result<()> {
         budget: Duration::from_secs_f64(settings.budget),
         fast: Lane::new("fast", cores, false)?,
         slow: Lane::new("slow", cores, true)?,
+        winning: std::sync::RwLock::new(Vec::new()),
     });
+    if settings.winning_sets {
+        build_winning_sets(&shared);
+    }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -318,10 +374,11 @@ fn router(shared: Arc<Shared>) -> Router {
         .route("/api/ends", post(|s, r| api(s, r, Kind::Ends)))
         .route("/api/check", post(|s, r| api(s, r, Kind::Check)))
         .route("/api/hint", post(|s, r| api(s, r, Kind::Hint)))
+        .route("/api/analyse", post(|s, r| api(s, r, Kind::Analyse)))
         .fallback(|| async {
             error(
                 StatusCode::NOT_FOUND,
-                "no such page; the API is POST /api/solve, /api/hint, /api/ends, /api/check, /api/board and GET /api/boards",
+                "no such page; the API is POST /api/solve, /api/hint, /api/analyse, /api/ends, /api/check, /api/board and GET /api/boards",
             )
         })
         .method_not_allowed_fallback(|| async {
@@ -384,34 +441,43 @@ async fn index() -> impl IntoResponse {
     ([(header::CACHE_CONTROL, "no-cache")], Html(INDEX))
 }
 
-/// The boards offered in the page's menu: every built-in, with sample sizes for the families.
-const MENU: &[&str] = &[
-    "english",
-    "french",
-    "wiegleb",
-    "diamond",
-    "english-diagonal",
-    "french-diagonal",
-    "triangle4",
-    "triangle5",
-    "triangle6",
-    "triangle7",
-    "rect:3x5",
-    "rect:4x4",
-    "rect:5x5",
-];
-
+/// The menu: the library's list of games, each a problem that can be won, with the classic
+/// game where that one cannot be (the page says why).
 async fn boards() -> Json<Value> {
-    let list: Vec<Value> = MENU
+    let list: Vec<Value> = pegsol::menu::GAMES
         .iter()
-        .filter_map(|&n| Some((n, Board::builtin(n).ok()?)))
-        .map(|(n, b)| json!({"name": n, "holes": b.hole_count(), "lattice": b.lattice().name()}))
+        .filter_map(|g| Some((g, Board::builtin(g.board).ok()?)))
+        .map(|(g, b)| {
+            json!({
+                "name": g.board,
+                "holes": b.hole_count(),
+                "lattice": b.lattice().name(),
+                "empty": split(g.empty),
+                "finish": finish_json(g.finish),
+                "classic": g.classic.map(|(e, f)| json!({"empty": split(e), "finish": finish_json(f)})),
+            })
+        })
         .collect();
     Json(json!({ "boards": list }))
 }
 
+/// Labels written with commas or spaces, as a list.
+fn split(text: &str) -> Vec<&str> {
+    text.split([',', ' ']).filter(|s| !s.is_empty()).collect()
+}
+
+/// A finish as the API writes it: a list of labels, or `"any"` / `"any:N"`.
+fn finish_json(text: &str) -> Value {
+    if text.starts_with("any") {
+        json!(text)
+    } else {
+        json!(split(text))
+    }
+}
+
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Kind {
+    Analyse,
     Board,
     Solve,
     Ends,
@@ -423,6 +489,9 @@ enum Kind {
 struct Parsed {
     problem: Problem,
     timeout: Option<f64>,
+    /// The start the game was played from, when the position is given as a start and the
+    /// jumps played from it (`"jumps"`); the position itself otherwise.
+    origin: Bits,
 }
 
 /// A request body as sent. Unknown fields are refused, by name: a misspelt `"emtpy"` must
@@ -437,6 +506,8 @@ struct RequestBody {
     finish: Option<Value>,
     #[serde(default)]
     timeout: Option<f64>,
+    #[serde(default)]
+    jumps: Option<Value>,
 }
 
 /// Labels from a JSON list or a comma-separated string.
@@ -510,10 +581,21 @@ fn parse_request(body: &[u8]) -> Result<Parsed, String> {
             ));
         }
     }
+    // Jumps played from the start, each checked by the independent replay.
+    let origin = start;
+    let start = match &body.jumps {
+        None | Some(Value::Null) => start,
+        Some(v) => {
+            let text = labels(v, "jumps")?.replace(',', " ");
+            let jumps = notation::parse_jumps(&board, &text).map_err(|e| format!("jumps: {e}"))?;
+            pegsol::replay(&board, start, &jumps).map_err(|e| format!("jumps: {e}"))?
+        }
+    };
     let problem = Problem::new(board, start, finish).map_err(|e| e.to_string())?;
     Ok(Parsed {
         problem,
         timeout: body.timeout,
+        origin,
     })
 }
 
@@ -630,12 +712,18 @@ async fn lane_run(
     let (shared, parsed, cancel) = (shared.clone(), parsed.clone(), cancel.clone());
     let answer = tokio::task::spawn_blocking(move || {
         let lane = if slow { &shared.slow } else { &shared.fast };
-        lane.pool.install(|| answer(kind, &parsed, budget, cancel))
+        let sets = shared.winning.read().map(|v| v.clone()).unwrap_or_default();
+        lane.pool
+            .install(|| answer(kind, &parsed, budget, cancel, &sets))
     })
     .await;
     drop(permit);
     match answer {
         Ok(Ok(answer)) => Ok(answer),
+        // A failed self-check is the server's fault, not the request's.
+        Ok(Err(e)) if matches!(e.downcast_ref(), Some(pegsol::Error::Internal(_))) => {
+            Err(internal(&format!("{e:#}")))
+        }
         Ok(Err(e)) => Err(bad(format!("{e:#}"))),
         Err(e) if e.is_panic() => {
             let payload = e.into_panic();
@@ -709,7 +797,13 @@ fn to_value(answer: &impl Serialize) -> Result<Value> {
 
 /// One solver request, under the budget; the answer, and whether its time ran out. The
 /// answers are the CLI's own types, so an endpoint's JSON is its command's.
-fn answer(kind: Kind, r: &Parsed, budget: Duration, cancel: Arc<AtomicBool>) -> Result<Answer> {
+fn answer(
+    kind: Kind,
+    r: &Parsed,
+    budget: Duration,
+    cancel: Arc<AtomicBool>,
+    sets: &[Arc<pegsol::fewest::WinningSet>],
+) -> Result<Answer> {
     let problem = &r.problem;
     let limits = Limits {
         max_memory: MAX_MEMORY,
@@ -718,7 +812,7 @@ fn answer(kind: Kind, r: &Parsed, budget: Duration, cancel: Arc<AtomicBool>) -> 
     };
     match kind {
         Kind::Solve | Kind::Hint => {
-            let report = pegsol::solve(problem, &limits);
+            let report = pegsol::solve(problem, &limits)?;
             let (mut a, _) = crate::solve::SolveAnswer::of(problem, &report)?;
             if kind == Kind::Hint {
                 a.hint = a.line.jumps.first().cloned();
@@ -739,7 +833,7 @@ fn answer(kind: Kind, r: &Parsed, budget: Duration, cancel: Arc<AtomicBool>) -> 
                 max_memory: MAX_MEMORY / rayon::current_num_threads().max(1),
                 ..limits
             };
-            let result = pegsol::ends(problem, &limits);
+            let result = pegsol::ends(problem, &limits)?;
             let ran_out = result
                 .holes
                 .iter()
@@ -756,6 +850,18 @@ fn answer(kind: Kind, r: &Parsed, budget: Duration, cancel: Arc<AtomicBool>) -> 
                 to_value(&crate::check::CheckAnswer::of(problem, &proof, None).0)?,
                 ran_out,
             ))
+        }
+        Kind::Analyse => {
+            let exact = sets.iter().find(|set| {
+                let game = set.problem();
+                game.board().name() == problem.board().name()
+                    && game.board().holes() == problem.board().holes()
+                    && game.start() == r.origin
+                    && game.finish() == problem.finish()
+            });
+            let (a, ran_out) =
+                crate::analyse::AnalyseAnswer::of(problem, exact.map(|s| &**s), &limits, budget)?;
+            Ok((to_value(&a)?, ran_out))
         }
         Kind::Board => Ok((to_value(&geometry(problem))?, false)),
     }

@@ -106,6 +106,7 @@ pub(crate) fn run(
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
+    let report = report?;
     let (mut answer, code) = SolveAnswer::of(&problem, &report)?;
     // An impossible answer's certificate, when asked for, with what is left of the budget.
     let certificate = match (certificate_file, &report.outcome) {

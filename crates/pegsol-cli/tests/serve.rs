@@ -16,8 +16,13 @@ struct Server {
 
 impl Server {
     fn start(budget: &str) -> Server {
+        Server::start_with(budget, &[])
+    }
+
+    fn start_with(budget: &str, more: &[&str]) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_pegsol"))
             .args(["serve", "--addr", "127.0.0.1:0", "--budget", budget])
+            .args(more)
             .stdout(Stdio::piped())
             .spawn()
             .expect("the server starts");
@@ -426,7 +431,8 @@ fn slow_and_idle_clients_are_cut_off() {
 
 #[test]
 fn a_request_whose_client_leaves_is_cancelled() {
-    let server = Server::start("30");
+    // Without the winning sets' background build, whose CPU would hide the cancellation.
+    let server = Server::start_with("30", &["--no-winning-sets"]);
     let pid = server.child.id();
     let body = r#"{"board": "wiegleb"}"#;
     let mut s = TcpStream::connect(&server.addr).unwrap();
@@ -445,4 +451,183 @@ fn a_request_whose_client_leaves_is_cancelled() {
     std::thread::sleep(Duration::from_secs(2));
     let idle = cpu_seconds(pid) - after;
     assert!(idle < 0.2, "{idle} s of CPU after the client left");
+}
+
+/// An answer without the fields that measure the run (time, nodes, memory), which differ
+/// between any two runs.
+fn without_effort(mut v: Value) -> Value {
+    fn strip(v: &mut Value) {
+        match v {
+            Value::Object(m) => {
+                for k in [
+                    "stats",
+                    "millis",
+                    "server_millis",
+                    "nodes",
+                    "dead",
+                    "peak_memory_mb",
+                ] {
+                    m.remove(k);
+                }
+                m.values_mut().for_each(strip);
+            }
+            Value::Array(a) => a.iter_mut().for_each(strip),
+            _ => {}
+        }
+    }
+    strip(&mut v);
+    v
+}
+
+/// The JSON of a command and of its endpoint are the same answer type, so the same JSON:
+/// checked field by field on problems each engine decides, solved and impossible.
+#[test]
+fn cli_and_http_give_the_same_json() {
+    let server = Server::start("20");
+    let cases: [(&str, &str, &[&str]); 6] = [
+        ("solve", r#"{"board":"english"}"#, &["solve", "english"]),
+        (
+            "solve",
+            r#"{"board":"french","finish":"any"}"#,
+            &["solve", "french", "--finish", "any"],
+        ),
+        (
+            "solve",
+            r#"{"board":"triangle5","empty":["a1"],"finish":["c5"]}"#,
+            &["solve", "triangle5", "--empty", "a1", "--finish", "c5"],
+        ),
+        ("ends", r#"{"board":"english"}"#, &["ends", "english"]),
+        (
+            "check",
+            r#"{"board":"french","finish":"any"}"#,
+            &["check", "french", "--finish", "any"],
+        ),
+        (
+            "check",
+            r#"{"board":"rect:3x4","empty":["a1"],"finish":["a1"]}"#,
+            &["check", "rect:3x4", "--empty", "a1", "--finish", "a1"],
+        ),
+    ];
+    for (endpoint, body, args) in cases {
+        let (status, http) = server.post(&format!("/api/{endpoint}"), body);
+        assert_eq!(status, 200, "{endpoint} {body}: {http}");
+        let out = Command::new(env!("CARGO_BIN_EXE_pegsol"))
+            .args(args)
+            .arg("--json")
+            .output()
+            .unwrap();
+        let cli: Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{args:?}: {e}: {}", String::from_utf8_lossy(&out.stdout)));
+        assert_eq!(
+            without_effort(cli),
+            without_effort(http),
+            "{args:?} against /api/{endpoint} {body}"
+        );
+    }
+}
+
+/// 20 pages playing the English board at once with live analysis on: each asks
+/// `/api/analyse` after every jump, plays a jump it coloured (a winning one when there is
+/// one), and pauses 0.3 to 0.8 s like a player. Analysis answers stay fast (p95 under
+/// 200 ms), every coloured "wins" is a jump the next answer confirms, and nothing is refused.
+#[test]
+fn live_analysis_of_twenty_players_stays_fast() {
+    let server = Server::start("5");
+    // The English winning set is built in the background at start (a few seconds); the
+    // players come once it is there, as a page loaded after the server started would.
+    let ready = Instant::now();
+    loop {
+        let body = r#"{"board":"english","jumps":["d2-d4","f3-d3"],"timeout":0.05}"#;
+        let (_, v) = server.post("/api/analyse", body);
+        if v["moves"]
+            .as_array()
+            .is_some_and(|m| m.iter().all(|m| m["fate"] != "unknown"))
+            && v["exact"] == true
+        {
+            break;
+        }
+        assert!(
+            ready.elapsed() < Duration::from_secs(60),
+            "no winning set after 60 s: {v}"
+        );
+        std::thread::sleep(Duration::from_millis(250));
+    }
+    let run_for = Duration::from_secs(15);
+    let started = Instant::now();
+    let results: Vec<(u16, Duration)> = std::thread::scope(|scope| {
+        let players: Vec<_> = (0..20u64)
+            .map(|c| {
+                let server = &server;
+                scope.spawn(move || {
+                    let mut seed = 0x2545_F491_4F6C_DD1Du64 ^ (c << 21);
+                    let mut next = move || {
+                        seed ^= seed << 13;
+                        seed ^= seed >> 7;
+                        seed ^= seed << 17;
+                        seed
+                    };
+                    std::thread::sleep(Duration::from_millis(next() % 500));
+                    let mut out = Vec::new();
+                    let mut empty: Vec<String> = vec!["d4".into()];
+                    let mut played: Vec<String> = Vec::new();
+                    let mut expect_winnable = true;
+                    while started.elapsed() < run_for {
+                        // As the page asks: the start and the jumps played from it.
+                        let body = serde_json::json!({"board": "english", "empty": ["d4"], "jumps": played, "finish": ["d4"], "timeout": 2});
+                        let sent = Instant::now();
+                        let (status, v) = server.post("/api/analyse", &body.to_string());
+                        out.push((status, sent.elapsed()));
+                        assert_eq!(status, 200, "{v}");
+                        let st = v["status"].as_str().unwrap().to_string();
+                        // A jump coloured "wins" must lead to a position that can still win.
+                        if expect_winnable {
+                            assert!(st == "winnable" || st == "won", "after a winning jump: {v}");
+                        }
+                        let moves = v["moves"].as_array().unwrap().clone();
+                        if moves.is_empty() || st == "won" {
+                            empty = vec!["d4".into()];
+                            played.clear();
+                            expect_winnable = true;
+                            continue;
+                        }
+                        let wins: Vec<&serde_json::Value> =
+                            moves.iter().filter(|m| m["fate"] == "wins").collect();
+                        let m = if !wins.is_empty() && next() % 4 != 0 {
+                            wins[(next() as usize) % wins.len()]
+                        } else {
+                            &moves[(next() as usize) % moves.len()]
+                        };
+                        expect_winnable = m["fate"] == "wins";
+                        let (from, over, to) = (
+                            m["from"].as_str().unwrap().to_string(),
+                            m["over"].as_str().unwrap().to_string(),
+                            m["to"].as_str().unwrap(),
+                        );
+                        played.push(format!("{from}-{to}"));
+                        empty.retain(|h| h != to);
+                        empty.push(from);
+                        empty.push(over);
+                        std::thread::sleep(Duration::from_millis(300 + next() % 500));
+                    }
+                    out
+                })
+            })
+            .collect();
+        players
+            .into_iter()
+            .flat_map(|h| h.join().unwrap())
+            .collect()
+    });
+    let mut took: Vec<Duration> = results.iter().map(|r| r.1).collect();
+    took.sort();
+    let pct = |p: usize| took[(took.len() * p / 100).min(took.len() - 1)];
+    println!(
+        "live analysis: {} answers from 20 players, p50 {:.1} ms, p95 {:.1} ms, max {:.1} ms",
+        took.len(),
+        pct(50).as_secs_f64() * 1e3,
+        pct(95).as_secs_f64() * 1e3,
+        took.last().unwrap().as_secs_f64() * 1e3
+    );
+    assert!(took.len() > 200, "{} answers", took.len());
+    assert!(pct(95) < Duration::from_millis(200), "p95 {:?}", pct(95));
 }

@@ -41,7 +41,7 @@ fn run(board: &Board, empty: &str, finish: &str, engines: Engines) -> (Duration,
         ..SolveOptions::default()
     };
     let began = Instant::now();
-    let report = pegsol::solve_with(&problem, &limits, &options, &|_| {});
+    let report = pegsol::solve_with(&problem, &limits, &options, &|_| {}).unwrap();
     let took = began.elapsed();
     match report.outcome {
         Outcome::Solved { jumps, finish } => {

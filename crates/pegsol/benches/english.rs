@@ -28,7 +28,7 @@ fn pegsol_run(board: &Board, finish: &str, options: &SolveOptions) -> (Duration,
     let start = board.start().unwrap();
     let problem = Problem::new(board, start, Finish::Holes(hole.bit())).unwrap();
     let began = Instant::now();
-    let report = pegsol::solve_with(&problem, &Limits::default(), options, &|_| {});
+    let report = pegsol::solve_with(&problem, &Limits::default(), options, &|_| {}).unwrap();
     let took = began.elapsed();
     let Outcome::Solved { jumps, .. } = report.outcome else {
         panic!("{finish}: {:?}", report.outcome)

@@ -30,7 +30,7 @@ fn main() {
         let mut took = Vec::new();
         for method in [fewest_moves, fewest_moves_by_winning_set] {
             let began = Instant::now();
-            let report = method(&problem, &limits);
+            let report = method(&problem, &limits).unwrap();
             took.push(began.elapsed().as_secs_f64());
             let MovesOutcome::Optimal(s) = report.outcome else {
                 panic!("{name}: {:?}", report.outcome)

@@ -17,7 +17,7 @@ fn run(problem: &Problem, pagoda: bool) -> (Outcome, u64, Duration) {
         ..SolveOptions::default()
     };
     let began = Instant::now();
-    let r = pegsol::solve_with(problem, &limits, &options, &|_| {});
+    let r = pegsol::solve_with(problem, &limits, &options, &|_| {}).unwrap();
     (r.outcome, r.stats.nodes, began.elapsed())
 }
 

@@ -52,18 +52,6 @@ fn looks_spaced(cells: &[(usize, usize)]) -> bool {
             .any(|w| w[0].0 == w[1].0 && w[1].1 == w[0].1 + 2)
 }
 
-/// A built-in board, or a family of them ([`Board::builtins`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Builtin {
-    /// The name, e.g. `english` or `rect:RxC`.
-    pub name: &'static str,
-    /// A board of the family, by a name [`Board::builtin`] takes (the board itself when it
-    /// is one).
-    pub sample: &'static str,
-    /// For a family, its number of holes in terms of its parameters.
-    pub holes: Option<&'static str>,
-}
-
 /// One row or column of the compact grid: a line of the bounding box, or a run of at least
 /// two empty ones shrunk to one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -372,44 +360,6 @@ impl Board {
             }
             _ => Err(Error::UnknownBoard(name.to_string())),
         }
-    }
-
-    /// Every built-in board and family, with a sample of each family: the one list that
-    /// `pegsol boards` and the web page's menu show.
-    ///
-    /// ```
-    /// for b in pegsol::Board::builtins() {
-    ///     assert!(pegsol::Board::builtin(b.sample).is_ok(), "{}", b.name);
-    /// }
-    /// ```
-    #[must_use]
-    pub fn builtins() -> &'static [Builtin] {
-        const fn one(name: &'static str) -> Builtin {
-            Builtin {
-                name,
-                sample: name,
-                holes: None,
-            }
-        }
-        const BUILTINS: [Builtin; 8] = [
-            one("english"),
-            one("french"),
-            one("wiegleb"),
-            one("diamond"),
-            Builtin {
-                name: "rect:RxC",
-                sample: "rect:4x4",
-                holes: Some("R*C (<= 64)"),
-            },
-            Builtin {
-                name: "triangle:N",
-                sample: "triangle:5",
-                holes: Some("N(N+1)/2"),
-            },
-            one("english-diagonal"),
-            one("french-diagonal"),
-        ];
-        &BUILTINS
     }
 
     /// The board's name as given.

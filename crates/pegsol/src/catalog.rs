@@ -13,6 +13,7 @@
 use crate::bitset::{Bits, Hole};
 use crate::board::Board;
 use crate::check::{prove, refute, Certificate};
+use crate::error::Result;
 use crate::problem::{Finish, Limits, Outcome, Problem, Reason, Stats};
 use crate::search::solve;
 
@@ -169,13 +170,16 @@ pub fn problems(board: &Board, finishes: Finishes) -> (Vec<Vacancy>, Vec<Pair>) 
 
 /// The catalog of `board`, each problem under `limits`; `progress` is called after each
 /// problem with the number done and the number in all.
-#[must_use]
+///
+/// # Errors
+///
+/// [`crate::Error::Internal`] if a solution found fails its replay (a bug).
 pub fn catalog(
     board: &std::sync::Arc<Board>,
     finishes: Finishes,
     limits: &Limits,
     progress: &(dyn Fn(usize, usize) + Sync),
-) -> Catalog {
+) -> Result<Catalog> {
     let (vacancies, list) = problems(board, finishes);
     let total = list.len();
     let classes = board.classes();
@@ -190,7 +194,7 @@ pub fn catalog(
             (Some(f), _) if classes.class_of(f.bit()) != classes.class_of(start) => {
                 (Outcome::Impossible(Reason::Class), Stats::default(), None)
             }
-            (_, Ok(problem)) => decide(&problem, limits),
+            (_, Ok(problem)) => decide(&problem, limits)?,
             // A one-hole board: its start has no peg.
             (_, Err(_)) => (Outcome::Impossible(Reason::Class), Stats::default(), None),
         };
@@ -205,20 +209,20 @@ pub fn catalog(
         });
         progress(k + 1, total);
     }
-    Catalog { vacancies, entries }
+    Ok(Catalog { vacancies, entries })
 }
 
 /// One problem: refuted at once, solved, or proved impossible by a search certificate.
-fn decide(problem: &Problem, limits: &Limits) -> (Outcome, Stats, Option<Certificate>) {
+fn decide(problem: &Problem, limits: &Limits) -> Result<(Outcome, Stats, Option<Certificate>)> {
     if let Some(c) = refute(problem) {
         let reason = match c {
             Certificate::Class { .. } => Reason::Class,
             _ => Reason::Pagoda,
         };
-        return (Outcome::Impossible(reason), Stats::default(), Some(c));
+        return Ok((Outcome::Impossible(reason), Stats::default(), Some(c)));
     }
-    let report = solve(problem, limits);
-    match report.outcome {
+    let report = solve(problem, limits)?;
+    Ok(match report.outcome {
         Outcome::Solved { .. } => (report.outcome, report.stats, None),
         Outcome::Impossible(_) | Outcome::Undecided(_) => match prove(problem, limits) {
             Ok(c) => (
@@ -228,7 +232,7 @@ fn decide(problem: &Problem, limits: &Limits) -> (Outcome, Stats, Option<Certifi
             ),
             Err(_) => (report.outcome, report.stats, None),
         },
-    }
+    })
 }
 
 #[cfg(test)]
@@ -257,7 +261,7 @@ mod tests {
     fn the_english_catalog_is_known() {
         // Of the 1,089 pairs, the 125 that pass the class test are all solvable.
         let b = std::sync::Arc::new(Board::builtin("english").unwrap());
-        let c = catalog(&b, Finishes::Single, &Limits::default(), &|_, _| {});
+        let c = catalog(&b, Finishes::Single, &Limits::default(), &|_, _| {}).unwrap();
         let s = c.summary();
         assert_eq!(
             s,

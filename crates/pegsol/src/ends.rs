@@ -4,6 +4,7 @@
 use rayon::prelude::*;
 
 use crate::bitset::Hole;
+use crate::error::Result;
 use crate::problem::{Finish, Limits, Outcome, Problem, Stats};
 use crate::search::solve;
 
@@ -41,51 +42,57 @@ impl Ends {
 /// use pegsol::{Board, Finish, Limits, Problem};
 /// let b = Board::builtin("english").unwrap();
 /// let p = Problem::new(&b, b.start().unwrap(), Finish::AnyOne).unwrap();
-/// let e = pegsol::ends(&p, &Limits::default());
+/// let e = pegsol::ends(&p, &Limits::default()).unwrap();
 /// let labels: Vec<String> = e.reachable().map(|h| b.label(h.hole)).collect();
 /// assert_eq!(labels, ["d1", "a4", "d4", "g4", "d7"]);
 /// ```
-#[must_use]
-pub fn ends(problem: &Problem, limits: &Limits) -> Ends {
+///
+/// # Errors
+///
+/// [`crate::Error::Internal`] if a solution found fails its replay (a bug).
+pub fn ends(problem: &Problem, limits: &Limits) -> Result<Ends> {
     ends_with_progress(problem, limits, &|_| {})
 }
 
 /// [`ends`], calling `progress` as each hole is decided (in whatever order they finish).
-#[must_use]
+///
+/// # Errors
+///
+/// As [`ends`].
 pub fn ends_with_progress(
     problem: &Problem,
     limits: &Limits,
     progress: &(dyn Fn(&EndHole) + Sync),
-) -> Ends {
+) -> Result<Ends> {
     let holes: Vec<Hole> = problem.board().holes().iter().collect();
     let holes = holes
         .par_iter()
         .map(|&hole| {
-            let done = end_hole(problem, limits, hole);
+            let done = end_hole(problem, limits, hole)?;
             progress(&done);
-            done
+            Ok(done)
         })
-        .collect();
-    Ends { holes }
+        .collect::<Result<_>>()?;
+    Ok(Ends { holes })
 }
 
 /// Solves the start to one peg on `hole`.
-fn end_hole(problem: &Problem, limits: &Limits, hole: Hole) -> EndHole {
+fn end_hole(problem: &Problem, limits: &Limits, hole: Hole) -> Result<EndHole> {
     let board = problem.shared_board().clone();
     match Problem::new(board, problem.start(), Finish::Holes(hole.bit())) {
         Ok(problem) => {
-            let report = solve(&problem, limits);
-            EndHole {
+            let report = solve(&problem, limits)?;
+            Ok(EndHole {
                 hole,
                 outcome: report.outcome,
                 stats: report.stats,
-            }
+            })
         }
         // Only an empty start gets here: no peg can end anywhere.
-        Err(_) => EndHole {
+        Err(_) => Ok(EndHole {
             hole,
             outcome: Outcome::Impossible(crate::Reason::Class),
             stats: Stats::default(),
-        },
+        }),
     }
 }

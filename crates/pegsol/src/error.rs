@@ -102,10 +102,10 @@ pub enum Error {
         why: String,
     },
     /// A board with no conventional start was given no `--empty`.
-    #[error("the board {0} has no conventional starting vacancy; say which holes start empty, e.g. --empty a1")]
+    #[error("the board {0} has no conventional starting vacancy; say which holes start empty")]
     NoStart(String),
     /// A finish naming no holes.
-    #[error("the finish names no holes; give at least one, e.g. --finish d4, or --finish any")]
+    #[error("the finish names no holes; name at least one, or ask for one peg anywhere")]
     EmptyFinish,
     /// A finish of n pegs anywhere that stands for too many positions.
     #[error("a finish of {pegs} pegs anywhere on {holes} holes stands for too many positions; ask for fewer pegs or name the holes")]
@@ -126,6 +126,12 @@ pub enum Error {
     /// A search asked for with no starting position.
     #[error("no starting position was given; give at least one")]
     NoStarts,
+    /// A path count past `u128` (the counter never wraps).
+    #[error("a path count passed 2^128; count a smaller board or ask for fewer levels")]
+    CountOverflow,
+    /// Scratch files could not be written or read back.
+    #[error("scratch files failed: {0}")]
+    Io(String),
     /// A result that failed its own independent check: a bug, never bad input.
     #[error("internal error: {0}; please report it")]
     Internal(&'static str),

@@ -12,7 +12,7 @@
 //! // The English board, centre empty, finish with one peg in the centre.
 //! let board = Board::builtin("english")?;
 //! let problem = Problem::conventional(&board)?;
-//! let report = solve(&problem, &Limits::default());
+//! let report = solve(&problem, &Limits::default())?;
 //! let Outcome::Solved { jumps, .. } = report.outcome else { panic!("english is solvable") };
 //! assert_eq!(jumps.len(), 31);
 //! println!("{}", notation::move_texts(&board, &jumps).join(" "));
@@ -21,7 +21,7 @@
 //! // of the start is that of no single peg.
 //! let french = Board::builtin("french")?;
 //! let problem = Problem::new(&french, french.start().unwrap(), Finish::AnyOne)?;
-//! assert_eq!(solve(&problem, &Limits::default()).outcome,
+//! assert_eq!(solve(&problem, &Limits::default())?.outcome,
 //!            Outcome::Impossible(pegsol::Reason::Class));
 //! # Ok::<(), pegsol::Error>(())
 //! ```
@@ -41,13 +41,14 @@ pub mod fewest;
 mod jumps;
 mod lattice;
 mod layout;
-mod meet;
+pub mod menu;
 pub mod notation;
 pub mod one_dimensional;
 mod pagoda;
 mod problem;
 mod replay;
 mod search;
+mod space;
 mod spill;
 mod symmetry;
 mod table;
@@ -55,12 +56,13 @@ mod table;
 mod testing;
 
 pub use bitset::{Bits, BitsIter, Hole, MAX_HOLES};
-pub use board::{Board, Builtin, GridLine, Position};
+pub use board::{Board, GridLine, Position};
 pub use classes::{Class, Classes};
 pub use ends::{ends, ends_with_progress, EndHole, Ends};
 pub use error::{Error, Result};
 pub use jumps::{Jump, JumpTable};
 pub use lattice::Lattice;
+pub use menu::Builtin;
 pub use pagoda::{Named, Pagoda, MAX_WEIGHT};
 pub use problem::{
     Budget, Engines, Finish, Limits, Outcome, Problem, Reason, Report, SolveOptions, Stats,

@@ -1,86 +1,183 @@
-//! The open-addressing table every engine's hot loop uses: a set of nonzero 64-bit keys
-//! (positions, or canonical keys), growing by doubling up to a byte budget and then refusing,
-//! so that a full table is a budget that ran out, never an out-of-memory kill.
+//! The open-addressing table every engine's hot loop uses: 64-bit keys (positions, or
+//! canonical keys) mapped to a small copyable value, growing by doubling up to a byte limit and
+//! then refusing, so that a full table is a budget that ran out, never an out-of-memory kill.
+//!
+//! One convention for every user: slot key 0 means free, and the key 0 itself (the empty
+//! board) is kept aside in its own field, so any `u64` is a valid key. `count`'s per-bucket
+//! sums are the one other hashed structure: their slots are ordered by rank so that a level
+//! comes out sorted without a sort (see `count::packed`); they share [`SPREAD`].
 
 /// The multiplier that spreads keys over the slots (Fibonacci hashing): the one mix every
 /// hashed table here uses.
 pub(crate) const SPREAD: u64 = 0x9E37_79B9_7F4A_7C15;
 
-/// A set of nonzero 64-bit keys with open addressing, growing by doubling up to a byte budget.
-pub(crate) struct DeadSet {
-    slots: Vec<u64>,
+/// The inverse of [`SPREAD`] modulo `2^64`, to undo the mix.
+pub(crate) const UNSPREAD: u64 = {
+    // Newton's iteration doubles the bits of an inverse that are right; an odd `x` is its
+    // own inverse modulo 8.
+    let mut inv = SPREAD;
+    let mut i = 0;
+    while i < 5 {
+        inv = inv.wrapping_mul(2u64.wrapping_sub(SPREAD.wrapping_mul(inv)));
+        i += 1;
+    }
+    inv
+};
+
+/// The table's limit was reached: the key was not added.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Full;
+
+/// Keys mapped to values by open addressing with linear probing.
+///
+/// Invariant: `len` keys are stored; the slot array's length is a power of two and at most
+/// nine tenths full (seven tenths while it may grow); a key once stored keeps its first value.
+pub(crate) struct KeyMap<V> {
+    keys: Vec<u64>,
+    values: Vec<V>,
+    /// The value of key 0, which cannot sit in a slot.
+    zero: Option<V>,
     len: usize,
     shift: u32,
+    /// The most slots growth may reach.
     max_slots: usize,
 }
 
-impl DeadSet {
-    pub(crate) fn new(budget_bytes: usize) -> DeadSet {
-        let max_slots = (budget_bytes / 8).max(1024).next_power_of_two() / 2;
-        let initial = (1usize << 14).min(max_slots);
-        DeadSet {
-            slots: vec![0; initial],
+/// A set of keys: a [`KeyMap`] with nothing stored beside them.
+pub(crate) type KeySet = KeyMap<()>;
+
+impl<V: Copy + Default> KeyMap<V> {
+    /// An empty table that may grow while it and its rehash copy fit `max_bytes`.
+    pub(crate) fn new(max_bytes: usize) -> KeyMap<V> {
+        let mut map = KeyMap::with_slots(1 << 10);
+        map.limit(max_bytes);
+        let initial = (1usize << 14).min(map.max_slots);
+        if initial > map.keys.len() {
+            map = KeyMap {
+                max_slots: map.max_slots,
+                ..KeyMap::with_slots(initial)
+            };
+        }
+        map
+    }
+
+    /// An empty table with room for `n` keys without growing, and no limit.
+    pub(crate) fn with_capacity(n: usize) -> KeyMap<V> {
+        KeyMap::with_slots((n.max(1) * 2).next_power_of_two().max(16))
+    }
+
+    fn with_slots(slots: usize) -> KeyMap<V> {
+        KeyMap {
+            keys: vec![0; slots],
+            values: vec![V::default(); slots],
+            zero: None,
             len: 0,
-            shift: 64 - initial.trailing_zeros(),
-            max_slots,
+            shift: 64 - slots.trailing_zeros(),
+            max_slots: usize::MAX,
         }
     }
 
+    /// Lets the table grow only while it and its rehash copy (old and new slots together)
+    /// fit `max_bytes`; a table already larger keeps its slots.
+    pub(crate) fn limit(&mut self, max_bytes: usize) {
+        let slot = 8 + std::mem::size_of::<V>();
+        // Growing from s/2 to s slots holds 3s/2 slots at once.
+        let most = (max_bytes / slot).saturating_mul(2) / 3;
+        let most = if most.is_power_of_two() {
+            most
+        } else {
+            most.checked_next_power_of_two().map_or(1 << 62, |p| p / 2)
+        };
+        self.max_slots = most.max(self.keys.len());
+    }
+
+    /// Keys stored.
     pub(crate) fn len(&self) -> usize {
         self.len
     }
 
-    #[inline]
-    fn slot(&self, key: u64) -> usize {
-        (key.wrapping_mul(SPREAD) >> self.shift) as usize
+    /// Bytes held by the slots.
+    pub(crate) fn bytes(&self) -> usize {
+        self.keys.len() * (8 + std::mem::size_of::<V>())
     }
 
     #[inline]
-    pub(crate) fn contains(&self, key: u64) -> bool {
-        let mask = self.slots.len() - 1;
-        let mut i = self.slot(key);
+    fn home(&self, key: u64) -> usize {
+        (key.wrapping_mul(SPREAD) >> self.shift) as usize
+    }
+
+    /// The value of `key`, if stored.
+    #[inline]
+    pub(crate) fn get(&self, key: u64) -> Option<V> {
+        if key == 0 {
+            return self.zero;
+        }
+        let mask = self.keys.len() - 1;
+        let mut i = self.home(key);
         loop {
-            match self.slots[i] {
-                0 => return false,
-                k if k == key => return true,
+            match self.keys[i] {
+                0 => return None,
+                k if k == key => return Some(self.values[i]),
                 _ => i = (i + 1) & mask,
             }
         }
     }
 
-    /// Inserts `key`; false when the budget is spent.
-    pub(crate) fn insert(&mut self, key: u64) -> bool {
-        // Grow at 3/4 full; at the largest size the budget allows, fill to 9/10 first.
-        if (self.len + 1) * 4 > self.slots.len() * 3 && self.slots.len() < self.max_slots {
+    /// Whether `key` is stored.
+    #[inline]
+    pub(crate) fn contains(&self, key: u64) -> bool {
+        self.get(key).is_some()
+    }
+
+    /// Stores `key` with `value` unless it is there already: `Ok(true)` when added,
+    /// `Ok(false)` when present (its value unchanged), `Err(Full)` at the limit.
+    #[inline]
+    pub(crate) fn insert(&mut self, key: u64, value: V) -> Result<bool, Full> {
+        if key == 0 {
+            if self.zero.is_some() {
+                return Ok(false);
+            }
+            self.zero = Some(value);
+            self.len += 1;
+            return Ok(true);
+        }
+        // Grow at 7/10 full (linear probing slows sharply past that); at the largest size the
+        // limit allows, fill to 9/10 first.
+        if (self.len + 1) * 10 > self.keys.len() * 7 && self.keys.len() < self.max_slots {
             self.grow();
         }
-        if (self.len + 1) * 10 > self.slots.len() * 9 {
-            return false;
-        }
-        let mask = self.slots.len() - 1;
-        let mut i = self.slot(key);
-        while self.slots[i] != 0 {
-            if self.slots[i] == key {
-                return true;
+        let mask = self.keys.len() - 1;
+        let mut i = self.home(key);
+        while self.keys[i] != 0 {
+            if self.keys[i] == key {
+                return Ok(false);
             }
             i = (i + 1) & mask;
         }
-        self.slots[i] = key;
+        if (self.len + 1) * 10 > self.keys.len() * 9 {
+            return Err(Full);
+        }
+        self.keys[i] = key;
+        self.values[i] = value;
         self.len += 1;
-        true
+        Ok(true)
     }
 
     fn grow(&mut self) {
-        let old = std::mem::take(&mut self.slots);
-        self.slots = vec![0; old.len() * 2];
+        let slots = self.keys.len() * 2;
+        let keys = std::mem::replace(&mut self.keys, vec![0; slots]);
+        let values = std::mem::replace(&mut self.values, vec![V::default(); slots]);
         self.shift -= 1;
-        let mask = self.slots.len() - 1;
-        for key in old.into_iter().filter(|&k| k != 0) {
-            let mut i = self.slot(key);
-            while self.slots[i] != 0 {
-                i = (i + 1) & mask;
+        let mask = slots - 1;
+        for (k, v) in keys.into_iter().zip(values) {
+            if k != 0 {
+                let mut i = self.home(k);
+                while self.keys[i] != 0 {
+                    i = (i + 1) & mask;
+                }
+                self.keys[i] = k;
+                self.values[i] = v;
             }
-            self.slots[i] = key;
         }
     }
 }
@@ -90,15 +187,38 @@ mod tests {
     use super::*;
 
     #[test]
-    fn dead_set_grows_and_refuses_past_budget() {
-        let mut d = DeadSet::new(64 * 1024);
+    fn a_set_grows_and_refuses_past_its_limit() {
+        let mut d = KeySet::new(64 * 1024);
         let mut n = 0u64;
-        while d.insert(n + 1) {
+        while d.insert(n + 1, ()).is_ok() {
             n += 1;
             assert!(n < 1_000_000);
         }
         assert!(n >= 2000 && (n as usize) * 8 <= 64 * 1024);
         assert!((1..=n).all(|k| d.contains(k)));
         assert!(!d.contains(n + 2));
+        // A key present is found even when the table is full.
+        assert_eq!(d.insert(1, ()), Ok(false));
+    }
+
+    #[test]
+    fn values_and_the_zero_key() {
+        let mut m = KeyMap::<u32>::with_capacity(100);
+        assert_eq!(m.get(0), None);
+        assert_eq!(m.insert(0, 7), Ok(true));
+        assert_eq!(m.insert(0, 8), Ok(false));
+        for k in 1..=1000u64 {
+            assert_eq!(
+                m.insert(k.wrapping_mul(0x1234_5678_9abc_def1), k as u32),
+                Ok(true)
+            );
+        }
+        assert_eq!(m.len(), 1001);
+        assert_eq!(m.get(0), Some(7));
+        assert!(
+            (1..=1000u64).all(|k| m.get(k.wrapping_mul(0x1234_5678_9abc_def1)) == Some(k as u32))
+        );
+        assert_eq!(m.get(u64::MAX), None);
+        assert_eq!(SPREAD.wrapping_mul(UNSPREAD), 1);
     }
 }

@@ -114,7 +114,7 @@ fn triangle5_levels_and_final_pegs_from_every_start() {
         assert_eq!(levels, expected, "{empty}");
         assert_eq!(c.positions(), s["total"].as_u64().unwrap(), "{empty}");
         let problem = Problem::new(&board, start, pegsol::Finish::AnyOne).unwrap();
-        let ends = pegsol::ends(&problem, &pegsol::Limits::default());
+        let ends = pegsol::ends(&problem, &pegsol::Limits::default()).unwrap();
         let mut found: Vec<String> = ends
             .holes
             .iter()

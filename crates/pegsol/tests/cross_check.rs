@@ -1,47 +1,17 @@
 //! The solver against an independent brute-force search on random small boards of every
 //! lattice, random starts and random finishes.
 
-use std::collections::HashSet;
+mod common;
 
+use common::{is_finish, Oracle};
 use pegsol::{
     replay, Bits, Board, Engines, Finish, Lattice, Limits, Outcome, Problem, Reason, SolveOptions,
 };
 use proptest::prelude::*;
 
-/// Every position reachable by plain exhaustive search, with jumps generated here from the
-/// coordinates (not from the board's jump table), no symmetry, no classes, no pagodas.
+/// The shared oracle's answer (jumps made from coordinates, no symmetry, classes or pagodas).
 fn brute_force(board: &Board, start: Bits, finish: Finish) -> bool {
-    let mut jumps = Vec::new();
-    for h in board.holes() {
-        let (r, c) = board.coords(h);
-        for &(dr, dc) in board.lattice().directions() {
-            let at = |k: i64| board.hole_at(r as i64 + k * dr as i64, c as i64 + k * dc as i64);
-            if let (Some(b), Some(t)) = (at(1), at(2)) {
-                jumps.push((h.bit().raw(), b.bit().raw(), t.bit().raw()));
-            }
-        }
-    }
-    let done = |p: u64| match finish {
-        Finish::Holes(f) => p == f.raw(),
-        Finish::AnyOne => p.count_ones() == 1,
-        Finish::Pegs(n) => p.count_ones() == n,
-    };
-    let mut seen = HashSet::new();
-    let mut stack = vec![start.raw()];
-    while let Some(p) = stack.pop() {
-        if done(p) {
-            return true;
-        }
-        if !seen.insert(p) {
-            continue;
-        }
-        for &(a, b, t) in &jumps {
-            if p & a != 0 && p & b != 0 && p & t == 0 {
-                stack.push(p ^ a ^ b ^ t);
-            }
-        }
-    }
-    false
+    Oracle::of_board(board).solvable(start.raw(), |p| is_finish(finish, p))
 }
 
 fn lattice() -> impl Strategy<Value = Lattice> {
@@ -128,7 +98,7 @@ fn problem() -> impl Strategy<Value = (Lattice, usize, Vec<u64>, u8)> {
 fn check(board: &Board, start: Bits, finish: Finish) -> Option<bool> {
     let problem = Problem::new(board, start, finish).ok()?;
     let expected = brute_force(board, start, finish);
-    let report = pegsol::solve(&problem, &Limits::default());
+    let report = pegsol::solve(&problem, &Limits::default()).unwrap();
     match report.outcome {
         Outcome::Solved { jumps, finish: end } => {
             assert!(expected, "solver found a line brute force could not");
@@ -192,7 +162,7 @@ proptest! {
         let Ok(problem) = Problem::new(&board, start, finish) else { return Ok(()); };
         let options = SolveOptions { engines: Engines::Guided, ..SolveOptions::default() };
         let expected = brute_force(&board, start, finish);
-        match pegsol::solve_with(&problem, &Limits::default(), &options, &|_| {}).outcome {
+        match pegsol::solve_with(&problem, &Limits::default(), &options, &|_| {}).unwrap().outcome {
             Outcome::Solved { jumps, finish: end } => {
                 prop_assert!(expected);
                 prop_assert_eq!(replay(&board, start, &jumps).unwrap(), end);
@@ -206,7 +176,7 @@ proptest! {
     fn symmetric_problems_agree((lat, n, choices, kind) in problem()) {
         let (board, start, _) = build(lat, n, &choices, kind);
         let Ok(problem) = Problem::new(&board, start, Finish::AnyOne) else { return Ok(()); };
-        let solved = |p: &Problem| matches!(pegsol::solve(p, &Limits::default()).outcome, Outcome::Solved { .. });
+        let solved = |p: &Problem| matches!(pegsol::solve(p, &Limits::default()).unwrap().outcome, Outcome::Solved { .. });
         let base = solved(&problem);
         let sym = board.symmetries();
         for g in 1..sym.len() {
@@ -221,7 +191,7 @@ proptest! {
         let (board, start, _) = build(lat, n, &choices, kind);
         let target = pegsol::Hole::new((choices[1] % board.hole_count() as u64) as usize).unwrap().bit();
         let Ok(problem) = Problem::new(&board, start, Finish::Holes(target)) else { return Ok(()); };
-        if pegsol::solve(&problem, &Limits::default()).outcome == Outcome::Impossible(Reason::Class) {
+        if pegsol::solve(&problem, &Limits::default()).unwrap().outcome == Outcome::Impossible(Reason::Class) {
             prop_assert!(!brute_force(&board, start, Finish::Holes(target)));
         }
         for j in board.jumps() {

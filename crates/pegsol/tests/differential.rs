@@ -33,7 +33,7 @@ fn every_answer_agrees_with_brute_force() {
             impossible += 1;
         }
         // solve: the right verdict; a solution replays (the library replays it too).
-        match pegsol::solve(&problem, &Limits::default()).outcome {
+        match pegsol::solve(&problem, &Limits::default()).unwrap().outcome {
             Outcome::Solved { jumps, finish: end } => {
                 assert!(
                     truth.solvable,
@@ -59,7 +59,10 @@ fn every_answer_agrees_with_brute_force() {
                 engines,
                 ..SolveOptions::default()
             };
-            match pegsol::solve_with(&problem, &Limits::default(), &options, &|_| {}).outcome {
+            match pegsol::solve_with(&problem, &Limits::default(), &options, &|_| {})
+                .unwrap()
+                .outcome
+            {
                 Outcome::Solved { .. } => assert!(truth.solvable, "{engines:?}: {}", context()),
                 Outcome::Impossible(r) => {
                     assert!(!truth.solvable, "{engines:?} said {r}: {}", context());
@@ -119,7 +122,7 @@ fn every_answer_agrees_with_brute_force() {
         );
         // ends: each single hole's verdict.
         if case_number % 10 == 0 {
-            let ends = pegsol::ends(&problem, &Limits::default());
+            let ends = pegsol::ends(&problem, &Limits::default()).unwrap();
             for e in &ends.holes {
                 let hole = e.hole.bit().raw();
                 let reachable = oracle.truth(start.raw(), |p| p == hole).solvable;
@@ -151,7 +154,7 @@ fn the_reported_boards_are_answered_rightly() {
     let board = pegsol::Board::parse("tall", &text).unwrap();
     let problem = Problem::new(&board, board.start().unwrap(), Finish::Pegs(2)).unwrap();
     assert!(matches!(
-        pegsol::solve(&problem, &Limits::default()).outcome,
+        pegsol::solve(&problem, &Limits::default()).unwrap().outcome,
         Outcome::Solved { .. }
     ));
     assert!(pegsol::check::refute(&problem).is_none());

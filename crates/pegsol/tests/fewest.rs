@@ -27,10 +27,10 @@ fn checked_optimum(
     board: &Board,
     start: pegsol::Bits,
     finish: Finish,
-    method: fn(&Problem, &Limits) -> pegsol::fewest::MovesReport,
+    method: fn(&Problem, &Limits) -> pegsol::Result<pegsol::fewest::MovesReport>,
 ) -> (Option<u32>, u64) {
     let problem = Problem::new(board, start, finish).unwrap();
-    let report = method(&problem, &Limits::default());
+    let report = method(&problem, &Limits::default()).unwrap();
     let searched = report.winning_classes;
     let moves = match report.outcome {
         MovesOutcome::Optimal(s) => {

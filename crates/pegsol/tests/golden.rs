@@ -12,7 +12,8 @@ fn english_ends_are_exactly_the_five_published_holes() {
     let e = ends(
         &Problem::new(&b, b.start().unwrap(), Finish::AnyOne).unwrap(),
         &Limits::default(),
-    );
+    )
+    .unwrap();
     let reachable: Vec<String> = e.reachable().map(|h| b.label(h.hole)).collect();
     assert_eq!(reachable, ["d1", "a4", "d4", "g4", "d7"]);
     for h in &e.holes {
@@ -35,13 +36,14 @@ fn french_centre_is_impossible_by_class_everywhere() {
     let b = Board::builtin("french").unwrap();
     let p = Problem::new(&b, b.start().unwrap(), Finish::AnyOne).unwrap();
     assert_eq!(
-        pegsol::solve(&p, &Limits::default()).outcome,
+        pegsol::solve(&p, &Limits::default()).unwrap().outcome,
         Outcome::Impossible(Reason::Class)
     );
     let e = ends(
         &Problem::new(&b, b.start().unwrap(), Finish::AnyOne).unwrap(),
         &Limits::default(),
-    );
+    )
+    .unwrap();
     assert_eq!(e.reachable().count(), 0);
 }
 
@@ -72,7 +74,7 @@ fn small_memory_budget_gives_undecided_not_a_crash() {
         max_memory: 1 << 20,
         ..Limits::default()
     };
-    let r = pegsol::solve(&p, &limits);
+    let r = pegsol::solve(&p, &limits).unwrap();
     assert_eq!(r.outcome, Outcome::Undecided(pegsol::Budget::Memory));
 }
 
@@ -87,12 +89,44 @@ fn triangle5_inner_holes_each_have_one_end() {
         let e = ends(
             &Problem::new(&b, start, Finish::AnyOne).unwrap(),
             &Limits::default(),
-        );
+        )
+        .unwrap();
         let reachable: Vec<String> = e.reachable().map(|h| b.label(h.hole)).collect();
         assert_eq!(reachable, [end], "vacancy {vacancy}");
         assert!(e
             .holes
             .iter()
             .all(|h| !matches!(h.outcome, Outcome::Undecided(_))));
+    }
+}
+
+/// Every game the playground offers can be won (solved and replayed), and where a board's
+/// classic game is set aside, the classic one cannot.
+#[test]
+fn every_offered_game_is_winnable_and_every_classic_set_aside_is_not() {
+    use pegsol::menu::GAMES;
+    for g in GAMES {
+        let p = g.problem().unwrap();
+        let limits = Limits {
+            timeout: Some(std::time::Duration::from_secs(60)),
+            ..Limits::default()
+        };
+        match pegsol::solve(&p, &limits).unwrap().outcome {
+            Outcome::Solved { jumps, finish } => {
+                assert_eq!(
+                    pegsol::replay(p.board(), p.start(), &jumps).unwrap(),
+                    finish
+                );
+            }
+            other => panic!("{}: {other:?}", g.board),
+        }
+        if let Some(c) = g.classic_problem().unwrap() {
+            let o = pegsol::solve(&c, &limits).unwrap().outcome;
+            assert!(
+                matches!(o, Outcome::Impossible(_)),
+                "{}: classic {o:?}",
+                g.board
+            );
+        }
     }
 }

@@ -15,7 +15,7 @@ use crate::bitset::Bits;
 use crate::board::Board;
 use crate::pagoda::Pagoda;
 use crate::problem::{Budget, Limits};
-use crate::table::DeadSet;
+use crate::table::KeySet;
 
 /// Depth (jumps from the start) down to which a position no function cuts gets a fitted one.
 const FIT_DEPTH: u32 = 4;
@@ -95,7 +95,7 @@ pub(crate) fn closed_set(
     }
     let mut used = vec![false; functions.len()];
     let jumps = board.jumps();
-    let mut seen = DeadSet::new(max_positions.saturating_mul(16));
+    let mut seen = KeySet::new(max_positions.saturating_mul(16));
     let mut kept: Vec<Bits> = Vec::new();
     let mut stack: Vec<(Bits, u32)> = vec![(start, 0)];
     let mut steps = 0u64;
@@ -127,7 +127,7 @@ pub(crate) fn closed_set(
                 continue;
             }
         }
-        if kept.len() >= max_positions || !seen.insert(key) {
+        if kept.len() >= max_positions || seen.insert(key, ()).is_err() {
             return Err(NoSet::Budget(Budget::Memory));
         }
         kept.push(pos);

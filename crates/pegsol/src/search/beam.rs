@@ -27,7 +27,7 @@ use crate::pagoda::Pagoda;
 use crate::symmetry::Canonicalizer;
 
 use crate::problem::{Budget, Limits};
-use crate::table::DeadSet;
+use crate::table::KeySet;
 
 /// Most pagoda functions the beam tracks.
 const MAX_PAGODA: usize = 4;
@@ -79,7 +79,7 @@ const WEIGHT_SETS: [Weights; 2] = [
 /// The exact levels back from the finish: `levels[k]` holds the canonical keys of the
 /// positions that reach a target in exactly `k` jumps.
 struct Backward {
-    levels: Vec<DeadSet>,
+    levels: Vec<KeySet>,
 }
 
 /// One position the beam keeps: the position itself (its parent with `jump` played), the
@@ -186,12 +186,12 @@ impl<'a> Beam<'a> {
                 .zip(&start_totals)
                 .all(|(f, &s)| f.total(p) <= s)
         };
-        let mut first = DeadSet::new(memory.max(1 << 16));
+        let mut first = KeySet::new(memory.max(1 << 16));
         let mut frontier = Vec::new();
         for &t in self.targets {
             let key = self.canon.canonical(t).raw();
-            if !first.contains(key) {
-                let _ = first.insert(key);
+            // The first level is a handful of finishes: within any limit.
+            if first.insert(key, ()) == Ok(true) {
                 frontier.push(key);
             }
         }
@@ -201,7 +201,7 @@ impl<'a> Beam<'a> {
         let mut pegs = self.goal;
         while pegs + 2 < start.count() && !frontier.is_empty() {
             let budget = memory.saturating_sub(used);
-            let mut next = DeadSet::new(budget.max(1 << 16));
+            let mut next = KeySet::new(budget.max(1 << 16));
             let mut next_frontier = Vec::new();
             let mut fits = true;
             'level: for (n, &q) in frontier.iter().enumerate() {
@@ -220,14 +220,16 @@ impl<'a> Beam<'a> {
                         continue;
                     }
                     let key = self.canon.canonical(p).raw();
-                    if next.contains(key) {
-                        continue;
+                    match next.insert(key, ()) {
+                        Ok(false) => continue,
+                        Ok(true) if (next_frontier.len() + 1) * 16 <= budget => {
+                            next_frontier.push(key);
+                        }
+                        _ => {
+                            fits = false;
+                            break 'level;
+                        }
                     }
-                    if !next.insert(key) || (next_frontier.len() + 1) * 16 > budget {
-                        fits = false;
-                        break 'level;
-                    }
-                    next_frontier.push(key);
                 }
             }
             if !fits {
@@ -326,7 +328,7 @@ impl<'a> Beam<'a> {
         let mut scored: Vec<(i64, u32)> = Vec::new();
         loop {
             children.clear();
-            let mut seen = DeadSet::new(usize::MAX / 4);
+            let mut seen = KeySet::new(usize::MAX / 4);
             for (pi, parent) in level.iter().enumerate() {
                 if pi % 256 == 0 && (stop.load(Ordering::Relaxed) || limits.spent(deadline)) {
                     return BeamEnd::Stopped(Budget::Time);
@@ -348,8 +350,8 @@ impl<'a> Beam<'a> {
                     self.nodes += 1;
                     let pos = self.table.get(i).apply(Bits(parent.pos)).raw();
                     let key = self.canon.canonical(Bits(pos)).raw();
-                    if !seen.contains(key) {
-                        let _ = seen.insert(key);
+                    // `seen` has no limit: every insert succeeds.
+                    if seen.insert(key, ()) == Ok(true) {
                         children.push(Entry {
                             pos,
                             parent: pi as u32,

@@ -9,7 +9,7 @@ use crate::board::Board;
 use crate::jumps::{Jump, JumpTable};
 use crate::pagoda::Pagoda;
 use crate::symmetry::Canonicalizer;
-use crate::table::DeadSet;
+use crate::table::KeySet;
 
 use crate::problem::{Budget, Limits, Stats};
 
@@ -54,7 +54,7 @@ pub(super) struct Dfs<'a> {
     targets: &'a [Bits],
     goal: u32,
     canon: Canonicalizer,
-    pub(super) dead: DeadSet,
+    pub(super) dead: KeySet,
     pub(super) nodes: u64,
     path: Vec<u16>,
     pagoda_delta: Vec<[i64; MAX_PAGODA]>,
@@ -122,7 +122,7 @@ impl<'a> Dfs<'a> {
             targets: &dir.targets,
             goal: dir.targets[0].count(),
             canon,
-            dead: DeadSet::new(budget),
+            dead: KeySet::new(budget),
             nodes: 0,
             path: Vec::with_capacity(64),
             pagoda_delta,
@@ -212,7 +212,7 @@ impl<'a> Dfs<'a> {
             self.path.pop();
         }
         // Every child failed: dead for any order.
-        if !self.dead.insert(key.raw()) {
+        if self.dead.insert(key.raw(), ()).is_err() {
             return Err(Halt::Budget(Budget::Memory));
         }
         Ok(false)

@@ -17,6 +17,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use crate::bitset::Bits;
+use crate::error::{Error, Result};
 use crate::jumps::Jump;
 use crate::pagoda::Pagoda;
 use crate::problem::{
@@ -38,7 +39,7 @@ use dfs::{Dfs, Direction, PROBE_NODES};
 /// ```
 /// use pegsol::{Board, Outcome, Problem, Limits, solve};
 /// let board = Board::builtin("english").unwrap();
-/// let report = solve(&Problem::conventional(&board).unwrap(), &Limits::default());
+/// let report = solve(&Problem::conventional(&board).unwrap(), &Limits::default()).unwrap();
 /// match report.outcome {
 ///     Outcome::Solved { jumps, finish } => {
 ///         assert_eq!(jumps.len(), 31);
@@ -47,41 +48,52 @@ use dfs::{Dfs, Direction, PROBE_NODES};
 ///     other => panic!("{other:?}"),
 /// }
 /// ```
-#[must_use]
-pub fn solve(problem: &Problem, limits: &Limits) -> Report {
+///
+/// # Errors
+///
+/// [`Error::Internal`] if a line found fails its independent replay: a bug, never an answer.
+pub fn solve(problem: &Problem, limits: &Limits) -> Result<Report> {
     solve_with_progress(problem, limits, &|_| {})
 }
 
 /// [`solve`], calling `progress` now and then with the effort so far.
-#[must_use]
+///
+/// # Errors
+///
+/// As [`solve`].
 pub fn solve_with_progress(
     problem: &Problem,
     limits: &Limits,
     progress: &(dyn Fn(&Stats) + Sync),
-) -> Report {
+) -> Result<Report> {
     solve_with(problem, limits, &SolveOptions::default(), progress)
 }
 
 /// [`solve_with_progress`] with the search's own options.
-#[must_use]
+///
+/// # Errors
+///
+/// As [`solve`].
 pub fn solve_with(
     problem: &Problem,
     limits: &Limits,
     options: &SolveOptions,
     progress: &(dyn Fn(&Stats) + Sync),
-) -> Report {
+) -> Result<Report> {
     let began = Instant::now();
     let stop = AtomicBool::new(false);
     let deadline = limits.timeout.map(|t| began + t);
     let board = problem.board();
     let mut targets: Vec<Bits> = problem.reachable_targets();
-    let finish = |outcome, nodes, dead| Report {
-        outcome,
-        stats: Stats {
-            nodes,
-            dead,
-            millis: began.elapsed().as_millis() as u64,
-        },
+    let finish = |outcome, nodes, dead| {
+        Ok(Report {
+            outcome,
+            stats: Stats {
+                nodes,
+                dead,
+                millis: began.elapsed().as_millis() as u64,
+            },
+        })
     };
     if targets.is_empty() {
         return finish(Outcome::Impossible(Reason::Class), 0, 0);
@@ -148,7 +160,7 @@ pub fn solve_with(
         );
     }
     if probed == Ok(true) {
-        let outcome = verified(problem, &targets, probe.path_jumps(false));
+        let outcome = verified(problem, &targets, probe.path_jumps(false))?;
         return finish(outcome, probe_nodes, probe_dead);
     }
     drop(probe);
@@ -288,13 +300,15 @@ pub fn solve_with(
         let exact = exact();
         (
             exact,
-            beam.join().unwrap_or((BeamEnd::Stopped(Budget::Time), 0)),
+            // A panic in the guided search is a bug: passed on, never read as a budget.
+            beam.join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
         )
     });
     let nodes = nodes + guided_nodes;
     let outcome = match (guided, result) {
-        (BeamEnd::Found(jumps), _) => verified(problem, &targets, jumps),
-        (_, Ok(true)) => verified(problem, &targets, jumps),
+        (BeamEnd::Found(jumps), _) => verified(problem, &targets, jumps)?,
+        (_, Ok(true)) => verified(problem, &targets, jumps)?,
         (BeamEnd::Exhausted, _) | (_, Ok(false)) => Outcome::Impossible(Reason::Exhausted),
         // Alone, the guided search's own budget is the one that ran out.
         (BeamEnd::Stopped(budget), _) if !exact_on => Outcome::Undecided(budget),
@@ -307,10 +321,10 @@ pub fn solve_with(
 const FIRST_WIDTH: usize = 256;
 
 /// A found line, replayed by the independent checker before anyone sees it.
-fn verified(problem: &Problem, targets: &[Bits], jumps: Vec<Jump>) -> Outcome {
+fn verified(problem: &Problem, targets: &[Bits], jumps: Vec<Jump>) -> Result<Outcome> {
     match replay(problem.board(), problem.start(), &jumps) {
-        Ok(end) if targets.contains(&end) => Outcome::Solved { jumps, finish: end },
-        _ => unreachable!("the solver produced a line that does not replay"),
+        Ok(end) if targets.contains(&end) => Ok(Outcome::Solved { jumps, finish: end }),
+        _ => Err(Error::Internal("a solution found failed its replay")),
     }
 }
 
@@ -324,7 +338,8 @@ mod tests {
         let r = solve(
             &Problem::conventional(b.clone()).unwrap(),
             &Limits::default(),
-        );
+        )
+        .unwrap();
         let Outcome::Solved { jumps, finish } = r.outcome else {
             panic!("{:?}", r.outcome)
         };
@@ -336,7 +351,7 @@ mod tests {
     fn french_is_refuted_by_class() {
         let b = Board::builtin("french").unwrap();
         let p = Problem::new(b.clone(), b.start().unwrap(), Finish::AnyOne).unwrap();
-        let r = solve(&p, &Limits::default());
+        let r = solve(&p, &Limits::default()).unwrap();
         assert_eq!(r.outcome, Outcome::Impossible(Reason::Class));
     }
 }

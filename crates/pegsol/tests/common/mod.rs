@@ -145,6 +145,72 @@ impl Oracle {
         truth.solvable = wins[&start];
         truth
     }
+
+    /// The oracle for a board, from its hole coordinates alone (the numbering is the
+    /// board's): the jumps are made here from the lattice's unit steps.
+    pub fn of_board(board: &Board) -> Oracle {
+        let cells: Vec<(i64, i64)> = board
+            .holes()
+            .iter()
+            .map(|h| {
+                let (r, c) = board.coords(h);
+                (r as i64, c as i64)
+            })
+            .collect();
+        Oracle::new(board.lattice(), &cells, Some(board))
+    }
+
+    /// Whether a finish position is reachable from `start`: depth first, stopping at the
+    /// first finish.
+    pub fn solvable(&self, start: u64, done: impl Fn(u64) -> bool) -> bool {
+        let mut seen = std::collections::HashSet::new();
+        let mut stack = vec![start];
+        while let Some(p) = stack.pop() {
+            if done(p) {
+                return true;
+            }
+            if seen.insert(p) {
+                stack.extend(self.children(p));
+            }
+        }
+        false
+    }
+
+    /// Jumps on the board.
+    pub fn jump_count(&self) -> usize {
+        self.jumps.len()
+    }
+
+    /// The fewest moves (a move: one peg's consecutive jumps) from `start` to a finish
+    /// position, by memoized search over (position, hole the last jump landed on).
+    pub fn fewest_moves(&self, start: u64, done: impl Fn(u64) -> bool + Copy) -> Option<u32> {
+        fn go(
+            o: &Oracle,
+            p: u64,
+            last: u64,
+            done: impl Fn(u64) -> bool + Copy,
+            memo: &mut HashMap<(u64, u64), Option<u32>>,
+        ) -> Option<u32> {
+            if done(p) {
+                return Some(0);
+            }
+            if let Some(&v) = memo.get(&(p, last)) {
+                return v;
+            }
+            let mut best: Option<u32> = None;
+            for &(a, b, t) in &o.jumps {
+                if p & a != 0 && p & b != 0 && p & t == 0 {
+                    let cost = u32::from(a != last);
+                    if let Some(r) = go(o, p ^ a ^ b ^ t, t, done, memo) {
+                        best = Some(best.map_or(r + cost, |x| x.min(r + cost)));
+                    }
+                }
+            }
+            memo.insert((p, last), best);
+            best
+        }
+        go(self, start, 0, done, &mut HashMap::new())
+    }
 }
 
 /// Whether `pegs` is a finish position of `finish`.

@@ -30,14 +30,15 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
+use super::moves::move_count;
 use crate::bitset::Bits;
 use crate::board::Board;
 use crate::error::{Error, Result};
-use crate::fewest::move_count;
 use crate::jumps::Jump;
 use crate::problem::{Budget, Limits, Problem};
 use crate::replay::replay;
 use crate::symmetry::Canonicalizer;
+use crate::table::{Full, KeyMap};
 
 /// A solution found by [`fewest_moves_meeting`], with the start it begins from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -197,35 +198,23 @@ pub fn fewest_moves_meeting_with(
 /// Parents per chunk: enough for both cores, small enough to bound the children buffered.
 const CHUNK: usize = 1 << 14;
 
-/// The level of each position reached, by open addressing; key 0 (no pegs) marks a free slot,
-/// since every position searched holds a peg.
+/// The level of each position reached, with the fewest and most pegs of any key, to skip
+/// lookups that cannot hit.
 struct Levels {
-    keys: Vec<u64>,
-    depth: Vec<u8>,
-    len: usize,
-    shift: u32,
-    /// Fewest and most pegs of any key, to skip lookups that cannot hit.
+    depth: KeyMap<u8>,
     pegs: (u32, u32),
 }
 
 impl Levels {
     fn new() -> Levels {
         Levels {
-            keys: vec![0; 1024],
-            depth: vec![0; 1024],
-            len: 0,
-            shift: 64 - 10,
+            depth: KeyMap::with_capacity(512),
             pegs: (u32::MAX, 0),
         }
     }
 
     fn bytes(&self) -> usize {
-        self.keys.len() * 9
-    }
-
-    #[inline]
-    fn home(&self, key: u64) -> usize {
-        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
+        self.depth.bytes()
     }
 
     #[inline]
@@ -234,59 +223,15 @@ impl Levels {
         if n < self.pegs.0 || n > self.pegs.1 {
             return None;
         }
-        let mask = self.keys.len() - 1;
-        let mut s = self.home(key);
-        loop {
-            match self.keys[s] {
-                k if k == key => return Some(self.depth[s]),
-                0 => return None,
-                _ => s = (s + 1) & mask,
-            }
-        }
+        self.depth.get(key)
     }
 
-    /// Adds `key` at `depth` unless present; `Err` when growing would pass `room` bytes.
-    fn insert(&mut self, key: u64, depth: u8, room: usize) -> std::result::Result<bool, ()> {
-        if (self.len + 1) * 10 > self.keys.len() * 7 {
-            // Old and new tables live together while rehashing.
-            if self.bytes() * 3 > room {
-                return Err(());
-            }
-            self.grow();
-        }
-        let mask = self.keys.len() - 1;
-        let mut s = self.home(key);
-        loop {
-            match self.keys[s] {
-                k if k == key => return Ok(false),
-                0 => break,
-                _ => s = (s + 1) & mask,
-            }
-        }
-        self.keys[s] = key;
-        self.depth[s] = depth;
-        self.len += 1;
+    /// Adds `key` at `depth` unless present; `Err` when the table's limit is reached.
+    fn insert(&mut self, key: u64, depth: u8) -> std::result::Result<bool, Full> {
+        let added = self.depth.insert(key, depth)?;
         let n = key.count_ones();
         self.pegs = (self.pegs.0.min(n), self.pegs.1.max(n));
-        Ok(true)
-    }
-
-    fn grow(&mut self) {
-        let slots = self.keys.len() * 2;
-        let keys = std::mem::replace(&mut self.keys, vec![0; slots]);
-        let depth = std::mem::replace(&mut self.depth, vec![0; slots]);
-        self.shift -= 1;
-        let mask = slots - 1;
-        for (k, d) in keys.into_iter().zip(depth) {
-            if k != 0 {
-                let mut s = self.home(k);
-                while self.keys[s] != 0 {
-                    s = (s + 1) & mask;
-                }
-                self.keys[s] = k;
-                self.depth[s] = d;
-            }
-        }
+        Ok(added)
     }
 }
 
@@ -514,7 +459,7 @@ impl<'p> Meet<'p> {
         for &s in seeds {
             let c = self.canon.canonical(s).raw();
             // The seeds are few: the first table never needs to grow past the budget's check.
-            if table.insert(c, 0, usize::MAX) == Ok(true) {
+            if table.insert(c, 0) == Ok(true) {
                 frontier.push(c);
             }
         }
@@ -577,12 +522,13 @@ impl<'p> Meet<'p> {
                 .max_memory
                 .saturating_sub(other.table.bytes() + other.frontier.len() * 8)
                 .saturating_sub(frontier.len() * 8 + next.len() * 8 + buffered);
+            side.table.depth.limit(room);
             for (out, _) in parts {
                 for c in out {
-                    match side.table.insert(c, depth, room) {
+                    match side.table.insert(c, depth) {
                         Ok(true) => next.push(c),
                         Ok(false) => {}
-                        Err(()) => return Err(Stop::Budget(Budget::Memory)),
+                        Err(Full) => return Err(Stop::Budget(Budget::Memory)),
                     }
                 }
             }
@@ -701,12 +647,14 @@ mod tests {
                 let start = board.holes().without(e);
                 for finish in [Finish::AnyOne, Finish::Holes(e.bit())] {
                     let problem = Problem::new(board, start, finish).unwrap();
-                    let exhaustive =
-                        match fewest_moves_by_winning_set(&problem, &Limits::default()).outcome {
-                            MovesOutcome::Optimal(s) => Some(s.moves),
-                            MovesOutcome::Impossible(_) => None,
-                            other => panic!("{other:?}"),
-                        };
+                    let exhaustive = match fewest_moves_by_winning_set(&problem, &Limits::default())
+                        .unwrap()
+                        .outcome
+                    {
+                        MovesOutcome::Optimal(s) => Some(s.moves),
+                        MovesOutcome::Impossible(_) => None,
+                        other => panic!("{other:?}"),
+                    };
                     let r = fewest_moves_meeting(&problem, &Limits::default()).unwrap();
                     let got = match r.outcome {
                         MeetOutcome::Optimal(s) => {
@@ -764,7 +712,9 @@ mod tests {
             let finish = Finish::Holes(h.bit());
             let problem = Problem::new(&board, start, finish).unwrap();
             let impossible = matches!(
-                fewest_moves_by_winning_set(&problem, &Limits::default()).outcome,
+                fewest_moves_by_winning_set(&problem, &Limits::default())
+                    .unwrap()
+                    .outcome,
                 MovesOutcome::Impossible(_)
             );
             let r = meeting("triangle4", &[start], finish);

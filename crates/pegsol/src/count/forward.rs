@@ -1,0 +1,510 @@
+//! The forward pass: every level of representatives with its path counts, expanded in
+//! parallel and stored in memory or spilled to files.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use crate::bitset::Bits;
+use crate::count::cut::Cut;
+use crate::count::packed::{Child, Narrow, Packed, Part, Ranking, Spread, Table, BUCKETS};
+use crate::count::winners::{backward, self_dual_winners, Winners};
+use crate::count::{Count, CountError, Level};
+use crate::problem::Problem;
+use crate::space::{Dense, Space};
+use crate::spill;
+use crate::symmetry::Canonicalizer;
+
+/// A level of representatives with their path counts, in memory or spilled to files.
+pub(super) enum Store {
+    /// In [`rank`] order.
+    Mem(Vec<u64>, Vec<u128>),
+    /// Files that make the level one after another, and its length; by [`Dense`] index.
+    File(Vec<PathBuf>, usize),
+}
+
+/// A level's representatives kept for the backward pass.
+pub(super) enum Kept {
+    /// In [`rank`] order.
+    Mem(Vec<u64>),
+    /// Files of [`Dense`] indices alone.
+    Keys(Vec<PathBuf>),
+}
+
+impl Store {
+    pub(super) fn len(&self) -> usize {
+        match self {
+            Store::Mem(k, _) => k.len(),
+            Store::File(_, n) => *n,
+        }
+    }
+
+    /// Calls `f` on consecutive slices of at most `n` representatives. A level in files
+    /// (in [`Dense`] order) is read once: its indices are copied to `keep` on the way.
+    pub(super) fn for_each_slice(
+        &self,
+        n: usize,
+        dense: Dense,
+        mut keep: Option<&mut spill::KeyWriter>,
+        mut f: impl FnMut(&[u64], &[u128]) -> Result<(), CountError>,
+    ) -> Result<(), CountError> {
+        match self {
+            Store::Mem(keys, counts) => {
+                for (ks, cs) in keys.chunks(n.max(1)).zip(counts.chunks(n.max(1))) {
+                    f(ks, cs)?;
+                }
+                Ok(())
+            }
+            Store::File(parts, _) => {
+                let mut r = spill::Records::open_all(parts)?;
+                loop {
+                    let (mut ks, cs) = r.chunk(n.max(1))?;
+                    if ks.is_empty() {
+                        return Ok(());
+                    }
+                    if let Some(w) = keep.as_deref_mut() {
+                        w.push_all(&ks)?;
+                    }
+                    for k in &mut ks {
+                        *k = dense.key(*k);
+                    }
+                    f(&ks, &cs)?;
+                }
+            }
+        }
+    }
+}
+
+/// What expanding one slice of a level produced.
+pub(super) struct Expanded {
+    /// Distinct children in [`rank`] order, with summed path counts.
+    pub(super) keys: Vec<u64>,
+    pub(super) counts: Vec<u128>,
+    pub(super) children: usize,
+    /// Positions the expanded representatives stand for (orbit sizes).
+    pub(super) positions: u64,
+    pub(super) dead_ends: u64,
+    pub(super) games: u128,
+}
+
+/// What expanding a slice of a level needs beside the slice: its pegs, the key space, the
+/// pagoda cut, and the last level's figures that size the tables (children per parent, and
+/// children per distinct child).
+#[derive(Clone, Copy)]
+pub(super) struct Step<'a> {
+    pub(super) pegs: u32,
+    pub(super) space: &'a Space,
+    pub(super) cut: Option<&'a Cut>,
+    pub(super) branching: f64,
+    pub(super) duplication: f64,
+}
+
+/// Expands representatives `ks` of positions with `step.pegs` pegs (with path counts `cs`):
+/// every child, canonicalised, summed per distinct key, in the order of `ranking`.
+pub(super) fn expand<R: Ranking>(
+    ks: &[u64],
+    cs: &[u128],
+    step: Step,
+    ranking: R,
+) -> Result<Expanded, CountError> {
+    // Most levels' path counts fit 64 bits: their children, and the sums of those, are then
+    // 16 bytes, not 24. Where a sum turns out not to fit, the level is redone wide.
+    if cs.iter().all(|&c| c <= u128::from(u64::MAX)) {
+        match expand_with::<Narrow, R>(ks, cs, step, ranking) {
+            Err(CountError::Overflow) => {}
+            done => return done,
+        }
+    }
+    expand_with::<Child, R>(ks, cs, step, ranking)
+}
+
+/// [`expand`] with children packed as `C`.
+pub(super) fn expand_with<C: Packed, R: Ranking>(
+    ks: &[u64],
+    cs: &[u128],
+    step: Step,
+    ranking: R,
+) -> Result<Expanded, CountError> {
+    let Step {
+        pegs,
+        space,
+        cut,
+        branching,
+        duplication,
+    } = step;
+    let canon = &space.canon;
+    gather::<C, R>(ranking, ks, cs, branching, duplication, |key, c, part| {
+        let mut any = false;
+        let k = space.unfold(key, pegs);
+        let images = space.images_of(k);
+        part.positions += match &images {
+            // Folded images hold the folded position once per symmetry fixing it.
+            Some(i) => u64::from(canon.orbit_of(i, Bits(space.fold(k)))),
+            None => space.orbit(k),
+        };
+        space.for_each_child_of(k, images.as_ref(), |holes, child| {
+            any = true;
+            if cut.is_some_and(|c| !c.keeps(k ^ holes)) {
+                return;
+            }
+            part.push(child, c);
+        });
+        if !any {
+            part.dead_ends += space.orbit(k);
+            part.games = part.games.and_then(|g| g.checked_add(c));
+        }
+    })
+}
+
+/// Calls `each` on every key of `ks` (with its count from `cs`) in parallel chunks; what it
+/// pushes is summed per distinct key. About `branching` keys are pushed per key given, and
+/// `duplication` pushes per distinct key, which sizes the buffers.
+pub(super) fn gather<C: Packed, R: Ranking>(
+    ranking: R,
+    ks: &[u64],
+    cs: &[u128],
+    branching: f64,
+    duplication: f64,
+    each: impl Fn(u64, u128, &mut Part<C, R>) + Sync,
+) -> Result<Expanded, CountError> {
+    let chunk = (ks.len() / (rayon::current_num_threads() * 4)).max(1024);
+    // Pushes go straight into hash buckets, so that each bucket can be summed and sorted on
+    // its own, in cache, in parallel: no global sort of the whole level.
+    let parts: Vec<Part<C, R>> = ks
+        .par_chunks(chunk)
+        .zip(cs.par_chunks(chunk))
+        .map(|(ks, cs)| {
+            let mut part = Part::new(
+                (ks.len() as f64 * branching * 1.2) as usize / BUCKETS,
+                ranking,
+            );
+            for (&k, &c) in ks.iter().zip(cs) {
+                each(k, c, &mut part);
+                part.settle(false);
+            }
+            part.settle(true);
+            part
+        })
+        .collect();
+    let mut out = Expanded {
+        keys: Vec::new(),
+        counts: Vec::new(),
+        children: 0,
+        positions: 0,
+        dead_ends: 0,
+        games: 0,
+    };
+    // Each bucket's pieces from every part, so that a bucket's memory can go back to the
+    // allocator as soon as it is summed, for the sums and the level to reuse.
+    let mut buckets: Vec<Vec<Vec<C>>> = (0..BUCKETS)
+        .map(|_| Vec::with_capacity(parts.len()))
+        .collect();
+    for part in parts {
+        out.positions += part.positions;
+        out.dead_ends += part.dead_ends;
+        out.games = part
+            .games
+            .and_then(|g| out.games.checked_add(g))
+            .ok_or(CountError::Overflow)?;
+        for (all, piece) in buckets.iter_mut().zip(part.buckets) {
+            out.children += piece.len();
+            all.push(piece);
+        }
+    }
+    // Each bucket's pushes are summed in a hash table first (there are several per distinct
+    // key), which reads out in rank order.
+    let expect = 1.5 / duplication;
+    let merged: Vec<(Vec<u64>, Vec<u128>)> = buckets
+        .into_par_iter()
+        .map(|pieces| {
+            let n: usize = pieces.iter().map(Vec::len).sum();
+            let mut table = Table::<C, R>::with_capacity((n as f64 * expect) as usize, ranking);
+            for piece in pieces {
+                for &c in &piece {
+                    table.add(c)?;
+                }
+            }
+            Ok(table.into_sorted())
+        })
+        .collect::<Result<_, CountError>>()?;
+    // The buckets' runs side by side make the level: copied in parallel into place, with
+    // no pass that zeroes the room first (on a reused heap that is a serial memset, about
+    // 0.05 s of the English count).
+    let total: usize = merged.iter().map(|m| m.0.len()).sum();
+    out.keys = Vec::with_capacity(total);
+    out.counts = Vec::with_capacity(total);
+    let mut places = Vec::with_capacity(BUCKETS);
+    let (mut keys, mut counts) = (
+        &mut out.keys.spare_capacity_mut()[..total],
+        &mut out.counts.spare_capacity_mut()[..total],
+    );
+    for (ks, _) in &merged {
+        let (k, rest_k) = keys.split_at_mut(ks.len());
+        let (c, rest_c) = counts.split_at_mut(ks.len());
+        places.push((k, c));
+        (keys, counts) = (rest_k, rest_c);
+    }
+    places
+        .into_par_iter()
+        .zip(merged)
+        .for_each(|((k, c), (ks, cs))| {
+            for (place, key) in k.iter_mut().zip(ks) {
+                place.write(key);
+            }
+            for (place, count) in c.iter_mut().zip(cs) {
+                place.write(count);
+            }
+        });
+    // SAFETY: the runs' lengths sum to `total`, and the pieces they were copied to tile the
+    // first `total` places of each vector, so every one of them is initialised.
+    unsafe {
+        out.keys.set_len(total);
+        out.counts.set_len(total);
+    }
+    Ok(out)
+}
+
+/// [`count`], also returning the winning representatives of every level (canonical under
+/// `canon`, which must come from [`group_of`]; empty without it), and stopping with
+/// [`CountError::Timeout`] at the first level boundary (or slice of a spilled level) after
+/// `deadline`. With `spill`, a level
+/// whose children would not fit in `max_memory` is expanded in slices whose sorted runs go to
+/// files there, merged into the next level on disk (external-memory breadth-first search).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn analyse(
+    problem: &Problem,
+    canon: Option<&Canonicalizer>,
+    space: &Space,
+    cut: Option<&Cut>,
+    max_memory: usize,
+    spill: Option<&Path>,
+    deadline: Option<Instant>,
+    progress: &(dyn Fn(&Level) + Sync),
+) -> Result<(Count, Winners), CountError> {
+    let targets = problem.targets();
+    let goal = targets.first().map_or(1, |t| t.count());
+    let is_target: Vec<u64> = {
+        let mut t: Vec<u64> = targets.iter().map(|&t| space.key(t)).collect();
+        t.sort_unstable();
+        t.dedup();
+        t
+    };
+    let mut current = Store::Mem(vec![space.key(problem.start())], vec![1]);
+    // Every level's representatives, for the backward pass.
+    let mut stored: Vec<Kept> = Vec::new();
+    let mut scratch: Option<spill::SpillDir> = None;
+    let mut result = Count {
+        symmetries: space.canon.order(),
+        ..Count::default()
+    };
+    let mut used = 0usize;
+    let mut level = 0u32;
+    // Children per representative at the last level: the forecast for the next one.
+    let mut branching = 1.0f64;
+    // Children per distinct child at the last level: sizes the next level's hash tables.
+    let mut duplication = 1.0f64;
+    let child_size = std::mem::size_of::<Child>() as f64;
+    loop {
+        if deadline.is_some_and(|d| Instant::now() > d) {
+            return Err(CountError::Timeout);
+        }
+        let n = current.len();
+        let pegs = problem.start().count() - level;
+        // Decide before generating a level whether its children fit (with a margin over the
+        // forecast), rather than finding out after the memory is spent.
+        let forecast = (n as f64 * branching * 1.5 * child_size) as usize;
+        let expected = used + n * 8 + forecast;
+        let in_memory = matches!(current, Store::Mem(..)) && (level == 0 || expected <= max_memory);
+        let slice = if in_memory {
+            n
+        } else {
+            let Some(dir) = spill else {
+                return Err(CountError::Memory {
+                    level: level + 1,
+                    needed: expected,
+                });
+            };
+            if scratch.is_none() {
+                scratch = Some(spill::SpillDir::new(dir)?);
+            }
+            // Each slice's children take at most a quarter of the budget.
+            ((max_memory / 4) as f64 / (branching * 1.5 * child_size).max(1.0)) as usize
+        }
+        .max(1024);
+        let (mut positions, mut dead_ends, mut games, mut paths, mut children) =
+            (0u64, 0u64, 0u128, 0u128, 0usize);
+        let mut runs: Vec<Expanded> = Vec::new();
+        let mut run_files: Vec<PathBuf> = Vec::new();
+        // Bytes of the runs written since the last compaction (see below), and of what that
+        // compaction left.
+        let (mut fresh_bytes, mut compacted_bytes) = (0u64, 0u64);
+        // A slice has fewer children per distinct child than its whole level: its tables are
+        // sized from the slice before (too small, they would grow by copying).
+        let mut slice_duplication = if in_memory { duplication } else { 1.0 };
+        // A spilled level is kept for the backward pass as a file of its keys alone (under
+        // half the room of its records), written while it is read.
+        let mut keep = match (&current, scratch.as_mut()) {
+            (Store::File(..), Some(dir)) => {
+                let path = dir.file("keys");
+                Some((spill::KeyWriter::create(&path)?, path))
+            }
+            _ => None,
+        };
+        current.for_each_slice(
+            slice,
+            space.dense,
+            keep.as_mut().map(|k| &mut k.0),
+            |ks, cs| {
+                // A spilled level can take long: the budget is checked between its slices too.
+                if deadline.is_some_and(|d| Instant::now() > d) {
+                    return Err(CountError::Timeout);
+                }
+                for (k, &c) in ks.iter().zip(cs) {
+                    paths = paths.checked_add(c).ok_or(CountError::Overflow)?;
+                    if pegs == goal && is_target.binary_search(k).is_ok() {
+                        result.solutions = result
+                            .solutions
+                            .checked_add(c)
+                            .ok_or(CountError::Overflow)?;
+                    }
+                }
+                let step = Step {
+                    pegs,
+                    space,
+                    cut,
+                    branching,
+                    duplication: slice_duplication,
+                };
+                let out = if in_memory {
+                    expand(ks, cs, step, Spread)?
+                } else {
+                    // Runs go to files, which keep the dense order.
+                    expand(ks, cs, step, space.dense)?
+                };
+                if !in_memory {
+                    slice_duplication =
+                        (out.children as f64 / out.keys.len().max(1) as f64).max(1.0);
+                }
+                positions += out.positions;
+                dead_ends += out.dead_ends;
+                games = games.checked_add(out.games).ok_or(CountError::Overflow)?;
+                children += out.children;
+                match &mut scratch {
+                    Some(dir) if !in_memory => {
+                        let path = dir.file("run");
+                        let indices: Vec<u64> =
+                            out.keys.par_iter().map(|&k| space.dense.index(k)).collect();
+                        spill::write(&path, &indices, &out.counts)?;
+                        fresh_bytes += std::fs::metadata(&path)?.len();
+                        run_files.push(path);
+                        // A child is in one run per slice that reaches it, and a position has
+                        // several parents, so a level's runs can take many times the room of
+                        // the level. Once the runs written since the last compaction outweigh
+                        // both the memory budget and what that compaction left, all the runs
+                        // are merged into one sorted set, so that the disk holds a few times
+                        // the level being built rather than a record per jump into it.
+                        if fresh_bytes > compacted_bytes.max(max_memory as u64)
+                            && run_files.len() > 1
+                        {
+                            let (merged, _) = merge_runs(&run_files, dir, "run", space)?;
+                            compacted_bytes = 0;
+                            for run in &merged {
+                                compacted_bytes += std::fs::metadata(run)?.len();
+                            }
+                            run_files = merged;
+                            fresh_bytes = 0;
+                        }
+                    }
+                    _ => runs.push(out),
+                }
+                Ok(())
+            },
+        )?;
+        branching = children as f64 / n.max(1) as f64;
+        result.games = result
+            .games
+            .checked_add(games)
+            .ok_or(CountError::Overflow)?;
+        let entry = Level {
+            jumps: level,
+            pegs,
+            positions,
+            classes: n as u64,
+            dead_ends,
+            paths,
+            ..Level::default()
+        };
+        progress(&entry);
+        result.levels.push(entry);
+        // Keep the level's keys for the backward pass.
+        stored.push(match (current, keep) {
+            (Store::Mem(keys, _), _) => {
+                used += keys.len() * 8;
+                Kept::Mem(keys)
+            }
+            (Store::File(parts, _), Some((w, path))) => {
+                w.finish()?;
+                for part in parts {
+                    std::fs::remove_file(part)?;
+                }
+                Kept::Keys(vec![path])
+            }
+            (Store::File(..), None) => {
+                return Err(CountError::Io(
+                    "a spilled level without its directory".into(),
+                ));
+            }
+        });
+        if children == 0 {
+            break;
+        }
+        current = if let Some(dir) = scratch.as_mut().filter(|_| !in_memory) {
+            let (parts, len) = merge_runs(&run_files, dir, "level", space)?;
+            Store::File(parts, len)
+        } else {
+            let out = runs.pop().ok_or(CountError::Overflow)?;
+            Store::Mem(out.keys, out.counts)
+        };
+        duplication = (children as f64 / current.len().max(1) as f64).max(1.0);
+        level += 1;
+    }
+    let found = match self_dual_winners(problem, space, &stored, deadline)? {
+        Some(found) => found,
+        None => backward(problem, space, &stored, &is_target, goal, deadline)?,
+    };
+    let mut all_winners: Winners = vec![Vec::new(); stored.len()];
+    for (depth, winners) in found.iter().enumerate() {
+        let entry = &mut result.levels[depth];
+        entry.winning_classes = winners.len() as u64;
+        entry.winning = winners.par_iter().map(|&k| space.orbit(k)).sum();
+        if let Some(canon) = canon {
+            let pegs = problem.start().count() - depth as u32;
+            all_winners[depth] = space.to_board(winners, pegs, canon);
+        }
+    }
+    Ok((result, all_winners))
+}
+
+/// Merges a level's runs (files of [`Dense`] indices) into files named `what` in `dir`,
+/// summing the counts of equal positions, and removes the runs; returns the merged files, in
+/// order, and their number of positions. The merge runs in pieces of the index range, in
+/// parallel.
+pub(super) fn merge_runs(
+    runs: &[PathBuf],
+    dir: &mut spill::SpillDir,
+    what: &str,
+    space: &Space,
+) -> Result<(Vec<PathBuf>, usize), CountError> {
+    let merged = spill::merge(
+        runs,
+        || dir.file(what),
+        4 * rayon::current_num_threads() as u64,
+        space.dense.last(),
+        |a, b| a.checked_add(b).ok_or(CountError::Overflow),
+    )?;
+    for run in runs {
+        std::fs::remove_file(run)?;
+    }
+    Ok(merged)
+}

@@ -1,0 +1,292 @@
+use super::*;
+use crate::board::Board;
+use crate::count::forward::{expand, Kept, Step};
+use crate::count::packed::{rank, Spread};
+use crate::count::winners::{
+    backward, intersect_run, intersect_sorted, levels, self_dual_winners, winners_meeting, Winners,
+};
+use crate::problem::Finish;
+use crate::space::{group_of, Dense};
+use crate::symmetry::Canonicalizer;
+use crate::table::{SPREAD, UNSPREAD};
+
+/// The game on `b` with the holes `empty` empty, ending on the holes `finish` (or on any
+/// one peg).
+fn problem(b: &Board, empty: &str, finish: Option<&str>) -> Problem {
+    let start = b.holes().minus(b.hole_set(empty).unwrap());
+    let finish = finish.map_or(Finish::AnyOne, |f| Finish::Holes(b.hole_set(f).unwrap()));
+    Problem::new(b, start, finish).unwrap()
+}
+
+/// A whole count in memory, with its winners as board positions under `canon`.
+fn analyse_in_memory(p: &Problem, canon: &Canonicalizer, space: &Space) -> (Count, Winners) {
+    analyse(p, Some(canon), space, None, usize::MAX, None, None, &|_| {}).unwrap()
+}
+
+#[test]
+fn winners_from_both_ends_match_the_full_count() {
+    // Self-dual (complement problems) and not, odd and even numbers of jumps.
+    for (name, empty, finish) in [
+        ("triangle5", "a1", "a1"),
+        ("triangle5", "c5", "a4"),
+        ("triangle6", "c3", "c3"),
+        ("rect:5x5", "c1", "c5"),
+        ("rect:4x5", "b2", "c2"),
+    ] {
+        let b = Board::builtin(name).unwrap();
+        let p = problem(&b, empty, Some(finish));
+        let canon = group_of(&p);
+        let (_, full) = analyse_in_memory(&p, &canon, &Space::new(&p, true));
+        let met = winners_meeting(&p, &canon, usize::MAX, None)
+            .unwrap()
+            .unwrap();
+        if full.iter().all(Vec::is_empty) {
+            // Impossible: the forward count may stop early, when no jump is left.
+            assert!(met.iter().all(Vec::is_empty), "{name} {empty} -> {finish}");
+        } else {
+            assert_eq!(full, met, "{name} {empty} -> {finish}");
+        }
+    }
+    let b = Board::builtin("triangle5").unwrap();
+    let any = Problem::new(&b, b.holes().without(b.hole("a1").unwrap()), Finish::AnyOne).unwrap();
+    assert!(winners_meeting(&any, &group_of(&any), usize::MAX, None).is_none());
+}
+
+#[test]
+fn self_dual_winners_match_the_backward_pass() {
+    let mut solvable = 0;
+    for (name, empty, finish, dual) in [
+        ("triangle5", "a1", "a1", true),
+        ("triangle6", "c3", "c3", true),
+        ("rect:5x5", "c3", "c3", true),
+        ("rect:4x5", "b2", "b2", true),
+        ("triangle6", "a1", "a1", true),
+        ("rect:4x6", "b2", "b2", true),
+        ("triangle5", "c5", "a4", false),
+        ("rect:5x5", "c1", "c5", false),
+    ] {
+        let b = Board::builtin(name).unwrap();
+        let p = problem(&b, empty, Some(finish));
+        let (start, target) = (p.start(), b.hole_set(finish).unwrap());
+        let canon = group_of(&p);
+        // Levels and winners as board positions, from plain keys and from folded ones.
+        let mut seen = Vec::new();
+        for fold in [false, true] {
+            let space = if fold {
+                Space::folded(&p, true)
+            } else {
+                Space::new(&p, true)
+            };
+            let odd = b.holes().count() % 2 == 1;
+            assert_eq!(space.fold != 0, fold && dual && odd, "{name} {empty}");
+            let jumps = (start.count() - target.count()) as usize;
+            let levels = levels(
+                &space,
+                space.key(start),
+                start.count(),
+                jumps,
+                usize::MAX,
+                None,
+            )
+            .unwrap();
+            let boards = |sets: &[Vec<u64>]| -> Vec<Vec<u64>> {
+                sets.iter()
+                    .enumerate()
+                    .map(|(d, s)| space.to_board(s, start.count() - d as u32, &canon))
+                    .collect()
+            };
+            let all = boards(&levels);
+            let stored: Vec<Kept> = levels.into_iter().map(Kept::Mem).collect();
+            let is_target = vec![space.key(target)];
+            let slow = backward(&p, &space, &stored, &is_target, target.count(), None).unwrap();
+            match self_dual_winners(&p, &space, &stored, None).unwrap() {
+                Some(fast) => {
+                    assert!(dual, "{name} {empty} -> {finish}");
+                    assert_eq!(fast, slow, "{name} {empty} -> {finish}");
+                    solvable += usize::from(fast.iter().all(|w| !w.is_empty()));
+                }
+                None => assert!(!dual, "{name} {empty} -> {finish}"),
+            }
+            seen.push((all, boards(&slow)));
+        }
+        assert_eq!(seen[0], seen[1], "{name} {empty} -> {finish}");
+    }
+    // Not only empty sets compared: both spaces, solvable games.
+    assert!(solvable >= 6, "{solvable}");
+}
+
+#[test]
+fn folded_and_plain_keys_count_alike() {
+    let mut solvable = 0;
+    // Odd boards whose game is its own dual (one unsolvable), and one whose game is not.
+    for (name, empty, finish) in [
+        ("triangle6", "c3", "c3"),
+        ("triangle5", "a1", "a1"),
+        ("rect:3x5", "c1", "c1"),
+        ("rect:5x5", "c3", "c3"),
+        ("triangle5", "c5", "a4"),
+    ] {
+        let b = Board::builtin(name).unwrap();
+        let p = problem(&b, empty, Some(finish));
+        let canon = group_of(&p);
+        let run = |space: &Space| analyse_in_memory(&p, &canon, space);
+        let (plain, plain_winners) = run(&Space::new(&p, true));
+        // Folded on the grid, and on the board's own numbering (per-hole jump lists).
+        for grid in [true, false] {
+            let space = Space::folded(&p, grid);
+            assert_eq!(space.fold != 0, empty == finish, "{name} {empty} {grid}");
+            let (folded, folded_winners) = run(&space);
+            assert_eq!(
+                format!("{plain:?}"),
+                format!("{folded:?}"),
+                "{name} {empty} {grid}"
+            );
+            assert_eq!(plain_winners, folded_winners, "{name} {empty} {grid}");
+        }
+        solvable += usize::from(plain.solutions > 0);
+    }
+    assert!(solvable >= 4, "{solvable}");
+}
+
+#[test]
+fn spilling_to_disk_gives_the_same_count() {
+    // The last is its own dual, so its keys are folded: spilled, its winners come from
+    // mirror levels read from files, in memory from levels intersected in memory.
+    for (name, empty, finish) in [
+        ("triangle6", "c3", None),
+        ("rect:5x5", "c1", None),
+        ("triangle6", "c3", Some("c3")),
+    ] {
+        let b = Board::builtin(name).unwrap();
+        let p = problem(&b, empty, finish);
+        let dual = finish.is_some();
+        assert_eq!(Space::folded(&p, true).fold != 0, dual, "{name}");
+        let full = count(&p, usize::MAX, &|_| {}).unwrap();
+        // Without a spill directory a small budget ends the count; with one it goes on
+        // through files (64 KB: many slices and runs per level).
+        assert!(matches!(
+            count(&p, 1 << 16, &|_| {}),
+            Err(CountError::Memory { .. })
+        ));
+        let spilled = count_with(
+            &p,
+            &CountOptions {
+                max_memory: 1 << 16,
+                spill: Some(std::env::temp_dir()),
+                ..CountOptions::default()
+            },
+            &|_| {},
+        )
+        .unwrap();
+        assert_eq!(full.levels, spilled.levels, "{name}");
+        assert_eq!(full.solutions, spilled.solutions);
+        assert_eq!(full.games, spilled.games);
+        assert!(full.solutions > 0);
+    }
+}
+
+// Positions, games, winning positions and solutions on small boards are checked against the
+// brute-force oracle by the corpus test (`tests/corpus.rs`).
+
+/// Path counts past 64 bits take the wide children; both packings sum the same way.
+#[test]
+fn wide_and_narrow_children_sum_alike() {
+    let board = Board::builtin("english").unwrap();
+    let problem = Problem::conventional(&board).unwrap();
+    let space = Space::new(&problem, true);
+    // The four first jumps of the English board are one class: one child with 4 paths.
+    let start = [space.key(problem.start())];
+    // 3 fits 64 bits throughout; half of `u64::MAX` fits, but not four of it, so that
+    // level is redone wide; 3 << 70 is wide from the start.
+    for count in [3u128, u128::from(u64::MAX / 2), 3 << 70] {
+        let step = Step {
+            pegs: 32,
+            space: &space,
+            cut: None,
+            branching: 1.0,
+            duplication: 1.0,
+        };
+        let out = expand(&start, &[count], step, Spread).unwrap();
+        assert_eq!((out.keys.len(), out.children), (1, 4));
+        assert_eq!(out.counts, vec![4 * count]);
+        assert_eq!(out.positions, 1);
+    }
+}
+
+#[test]
+fn grid_and_dense_layouts_count_alike() {
+    // Square, triangular and diagonal lattices; with a finish and without.
+    for (name, empty, finish) in [
+        ("triangle6", "c3", None),
+        ("rect:5x5", "c1", Some("c5")),
+        ("rect:4x6", "b2", None),
+        ("diagonal 4x4", "b2", None),
+    ] {
+        let b = match name.strip_prefix("diagonal ") {
+            Some(_) => Board::parse(name, "lattice: diagonal\noooo\noooo\noooo\noooo\n").unwrap(),
+            None => Board::builtin(name).unwrap(),
+        };
+        let p = problem(&b, empty, finish);
+        assert!(Space::new(&p, true).layout.is_grid(), "{name}");
+        let options = |grid| CountOptions {
+            grid,
+            timeout: Some(std::time::Duration::from_secs(60)),
+            ..CountOptions::default()
+        };
+        let grid = count_with(&p, &options(true), &|_| {}).unwrap();
+        let dense = count_with(&p, &options(false), &|_| {}).unwrap();
+        assert_eq!(grid.levels, dense.levels, "{name}");
+        assert_eq!((grid.solutions, grid.games), (dense.solutions, dense.games));
+    }
+}
+
+#[test]
+fn dense_order_is_a_bijection_on_the_keys_of_its_width() {
+    assert_eq!(SPREAD.wrapping_mul(UNSPREAD), 1);
+    let mut next = crate::testing::xorshift();
+    for holes in [1u64, 0x1F, (1 << 33) - 1, 0x1_C71C_71C7_1C71, u64::MAX] {
+        let dense = Dense::new(holes);
+        let width = 64 - holes.leading_zeros();
+        assert_eq!(dense.last(), u64::MAX >> (64 - width));
+        let mut seen = std::collections::HashSet::new();
+        for _ in 0..2000 {
+            let k = next() & dense.last();
+            let i = dense.index(k);
+            assert!(i <= dense.last());
+            assert_eq!(dense.key(i), k);
+            seen.insert(i);
+        }
+        if width == 5 {
+            // Every 5-bit key, every index once.
+            assert_eq!(seen.len(), 32);
+        }
+    }
+}
+
+#[test]
+fn intersections_in_pieces_match_one_pass() {
+    // Large enough to be cut into pieces, with keys near the cuts' ranks.
+    let mut random = crate::testing::xorshift();
+    let mut next = || random() % (1 << 20);
+    let mut a: Vec<u64> = (0..200_000).map(|_| next()).collect();
+    let mut b: Vec<u64> = (0..300_000).map(|_| next()).collect();
+    for list in [&mut a, &mut b] {
+        list.sort_unstable_by_key(|&k| rank(k));
+        list.dedup();
+    }
+    let both = intersect_sorted(&a, &b);
+    assert_eq!(both, intersect_run(&a, &b));
+    let set: std::collections::HashSet<u64> = b.iter().copied().collect();
+    let expected: Vec<u64> = a.iter().copied().filter(|k| set.contains(k)).collect();
+    assert_eq!(both, expected);
+    assert!(both.len() > 10_000);
+}
+
+#[test]
+fn triangle_corner_has_29760_solutions() {
+    // George Bell: the 15-hole triangle, vacate a corner, finish anywhere: 29,760 solutions.
+    let b = Board::builtin("triangle:5").unwrap();
+    let p = Problem::new(&b, b.holes().without(b.hole("a1").unwrap()), Finish::AnyOne).unwrap();
+    let c = count(&p, usize::MAX, &|_| {}).unwrap();
+    assert_eq!(c.solutions, 29_760);
+}

@@ -1,0 +1,397 @@
+//! The backward pass: which representatives of each level can still reach the finish.
+
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use crate::bitset::Bits;
+use crate::count::forward::{expand, gather, Kept, Step};
+use crate::count::packed::{rank, Child, Narrow, Spread};
+use crate::count::CountError;
+use crate::problem::Problem;
+use crate::space::{Dense, Space};
+use crate::spill;
+use crate::symmetry::Canonicalizer;
+
+/// The winning representatives of each level as board positions (canonical under the
+/// canonicaliser given, which must come from [`group_of`]), each level in increasing order.
+pub(crate) type Winners = Vec<Vec<u64>>;
+
+/// The winning representatives of every stored level, in [`rank`] order, by the backward
+/// pass: the finish representatives win; a level's winners are the parents of the next
+/// level's winners (undoing a jump), canonicalised and kept where reachable. Working from the
+/// winners touches far fewer positions than re-expanding every level.
+pub(super) fn backward(
+    problem: &Problem,
+    space: &Space,
+    stored: &[Kept],
+    is_target: &[u64],
+    goal: u32,
+    deadline: Option<Instant>,
+) -> Result<Vec<Vec<u64>>, CountError> {
+    let mut found: Vec<Vec<u64>> = vec![Vec::new(); stored.len()];
+    for (depth, level_keys) in stored.iter().enumerate().rev() {
+        if deadline.is_some_and(|d| Instant::now() > d) {
+            return Err(CountError::Timeout);
+        }
+        let pegs = problem.start().count() - depth as u32;
+        let candidates: Vec<u64> = if pegs == goal {
+            let mut t = is_target.to_vec();
+            t.sort_unstable_by_key(|&k| rank(k));
+            t
+        } else {
+            parents_of(
+                found.get(depth + 1).map_or(&[], |w| &w[..]),
+                pegs - 1,
+                space,
+            )?
+        };
+        found[depth] = match level_keys {
+            Kept::Mem(keys) => intersect_sorted(&candidates, keys),
+            // The stored level streamed (in the dense order) past the candidates sorted alike.
+            Kept::Keys(..) => shared_keys(&Kept::Mem(candidates), level_keys, space.dense)?,
+        };
+    }
+    Ok(found)
+}
+
+/// The winning representatives of every stored level, in [`rank`] order, when the game is its
+/// own dual: one finish position whose complement is the start up to symmetry (the English
+/// central game), with [folded](Space::folded) keys or every level in memory; `None`
+/// otherwise.
+///
+/// Undoing a jump on a position is a jump on its complement, so a position `p` after `k` of the
+/// game's `L` jumps can reach the finish exactly when the complement of `p` is reachable after
+/// `L - k` jumps. Complements map orbits to orbits one to one, so the winners of levels `k` and
+/// `L - k` come from one intersection: with folded keys, of the two levels' keys as they are
+/// (read from disk for a spilled level); else of the complements of the smaller level,
+/// canonicalised, with the larger. This touches each position once, where the backward pass
+/// undoes every jump into every winner.
+pub(super) fn self_dual_winners(
+    problem: &Problem,
+    space: &Space,
+    stored: &[Kept],
+    deadline: Option<Instant>,
+) -> Result<Option<Vec<Vec<u64>>>, CountError> {
+    let Some(finish) = space.self_dual_finish(problem) else {
+        return Ok(None);
+    };
+    let total = (problem.start().count() - finish.count()) as usize;
+    let mut found = vec![Vec::new(); stored.len()];
+    if space.fold != 0 {
+        // A position and its complement share a key: the winners of both levels are the
+        // keys they share, whether the levels are in memory or on disk.
+        for k in 0..=total / 2 {
+            if deadline.is_some_and(|d| Instant::now() > d) {
+                return Err(CountError::Timeout);
+            }
+            let j = total - k;
+            let (Some(a), Some(b)) = (stored.get(k), stored.get(j)) else {
+                continue;
+            };
+            let winners = match (a, b) {
+                (Kept::Mem(a), Kept::Mem(b)) => intersect_sorted(a, b),
+                _ => shared_keys(a, b, space.dense)?,
+            };
+            found[k].clone_from(&winners);
+            found[j] = winners;
+        }
+        return Ok(Some(found));
+    }
+    let Some(levels) = stored
+        .iter()
+        .map(|s| match s {
+            Kept::Mem(keys) => Some(&keys[..]),
+            Kept::Keys(..) => None,
+        })
+        .collect::<Option<Vec<&[u64]>>>()
+    else {
+        return Ok(None);
+    };
+    // The canonical complements of `keys`, distinct since `keys` are, in rank order.
+    let holes = space.layout.holes();
+    let dual = |keys: &[u64]| -> Result<Vec<u64>, CountError> {
+        let zeros = vec![0; keys.len()];
+        let out = gather::<Narrow, _>(Spread, keys, &zeros, 1.0, 1.0, |k, _, part| {
+            part.push(space.canonical(holes ^ k), 0);
+        })?;
+        Ok(out.keys)
+    };
+    for k in 0..=total / 2 {
+        if deadline.is_some_and(|d| Instant::now() > d) {
+            return Err(CountError::Timeout);
+        }
+        let j = total - k;
+        let (Some(a), Some(b)) = (levels.get(k), levels.get(j)) else {
+            continue;
+        };
+        let ((small, s), (big, b)) = if a.len() <= b.len() {
+            ((a, k), (b, j))
+        } else {
+            ((b, j), (a, k))
+        };
+        let winners = intersect_sorted(&dual(small)?, big);
+        if s != b {
+            found[s] = dual(&winners)?;
+        }
+        found[b] = winners;
+    }
+    Ok(Some(found))
+}
+
+/// The keys two levels share, in [`rank`] order, where one of them at least is on disk: both
+/// are read in [`Dense`] order and merged.
+pub(super) fn shared_keys(a: &Kept, b: &Kept, dense: Dense) -> Result<Vec<u64>, CountError> {
+    let (mut a, mut b) = (DenseKeys::of(a, dense)?, DenseKeys::of(b, dense)?);
+    let mut out = Vec::new();
+    let (mut x, mut y) = (a.next()?, b.next()?);
+    while let (Some(u), Some(v)) = (x, y) {
+        if u <= v {
+            x = a.next()?;
+        }
+        if v <= u {
+            y = b.next()?;
+        }
+        if u == v {
+            out.push(dense.key(u));
+        }
+    }
+    out.par_sort_unstable_by_key(|&k| rank(k));
+    Ok(out)
+}
+
+/// A stored level's [`Dense`] indices in increasing order.
+pub(super) enum DenseKeys {
+    Mem(std::vec::IntoIter<u64>),
+    File(spill::Records),
+}
+
+impl DenseKeys {
+    pub(super) fn of(level: &Kept, dense: Dense) -> Result<DenseKeys, CountError> {
+        Ok(match level {
+            Kept::Mem(keys) => {
+                let mut indices: Vec<u64> = keys.par_iter().map(|&k| dense.index(k)).collect();
+                indices.par_sort_unstable();
+                DenseKeys::Mem(indices.into_iter())
+            }
+            Kept::Keys(parts) => DenseKeys::File(spill::Records::keys(parts)?),
+        })
+    }
+
+    pub(super) fn next(&mut self) -> Result<Option<u64>, CountError> {
+        match self {
+            DenseKeys::Mem(indices) => Ok(indices.next()),
+            DenseKeys::File(records) => Ok(records.next_key()?),
+        }
+    }
+}
+
+/// The winning representatives of every level, by search from both ends, for a finish that is
+/// one position: forward levels from the start to the middle, and forward levels of the dual
+/// problem (start: the finish's complement, whose jumps are the original's undone) to the
+/// middle from the other side. A position `p` of level `k` can reach the finish exactly when
+/// its complement is reachable in the dual game after `L - k` jumps, so
+///
+/// - at the middle level `m`, the winners are the forward positions whose complement is in
+///   the dual level `L - m`;
+/// - below it, the winners are the forward positions that are parents of winners;
+/// - above it, the winners are the children of winners whose complement is in the dual level.
+///
+/// Only about half of each game tree is enumerated; when start and finish are complements of
+/// each other (the English central game) the dual levels are the forward ones and one half is
+/// enough. Returns `None` when the finish is not a single position.
+pub(crate) fn winners_meeting(
+    problem: &Problem,
+    canon: &Canonicalizer,
+    max_memory: usize,
+    deadline: Option<Instant>,
+) -> Option<Result<Winners, CountError>> {
+    let targets = problem.targets();
+    let [finish] = targets[..] else {
+        return None;
+    };
+    Some(meet(problem, canon, finish, max_memory, deadline))
+}
+
+pub(super) fn meet(
+    problem: &Problem,
+    canon: &Canonicalizer,
+    finish: Bits,
+    max_memory: usize,
+    deadline: Option<Instant>,
+) -> Result<Winners, CountError> {
+    let space = Space::new(problem, true);
+    let holes = space.layout.holes();
+    let total = (problem.start().count() - finish.count()) as usize;
+    let middle = total / 2;
+    let start = space.key(problem.start());
+    let dual_start = space.canonical(holes ^ space.layout.key(finish));
+    let self_dual = dual_start == start;
+    let reach = if self_dual { total - middle } else { middle };
+    let forward = levels(
+        &space,
+        start,
+        problem.start().count(),
+        reach,
+        max_memory,
+        deadline,
+    )?;
+    let dual = if self_dual {
+        None
+    } else {
+        Some(levels(
+            &space,
+            dual_start,
+            holes.count_ones() - finish.count(),
+            total - middle,
+            max_memory,
+            deadline,
+        )?)
+    };
+    let dual = dual.as_ref().unwrap_or(&forward);
+    // Whether `k` (a position after `depth` jumps) can reach the finish.
+    let wins = |k: u64, depth: usize| {
+        dual.get(total - depth).is_some_and(|level| {
+            let c = space.canonical(holes ^ k);
+            level.binary_search_by_key(&rank(c), |&x| rank(x)).is_ok()
+        })
+    };
+    let mut winners: Winners = vec![Vec::new(); total + 1];
+    winners[middle] = forward[middle]
+        .par_iter()
+        .copied()
+        .filter(|&k| wins(k, middle))
+        .collect();
+    // Towards the start: parents of winners that are reachable.
+    for depth in (0..middle).rev() {
+        let pegs = problem.start().count() - depth as u32 - 1;
+        let parents = parents_of(&winners[depth + 1], pegs, &space)?;
+        winners[depth] = intersect_sorted(&parents, &forward[depth]);
+    }
+    // Towards the finish: children of winners that can still win.
+    for depth in middle + 1..=total {
+        if deadline.is_some_and(|d| Instant::now() > d) {
+            return Err(CountError::Timeout);
+        }
+        let mut children: Vec<u64> = winners[depth - 1]
+            .par_iter()
+            .flat_map_iter(|&w| {
+                let mut out = Vec::new();
+                space.for_each_child(w, |_, child| out.push(child));
+                out
+            })
+            .collect();
+        children.par_sort_unstable_by_key(|&k| rank(k));
+        children.dedup();
+        winners[depth] = children
+            .into_par_iter()
+            .filter(|&k| wins(k, depth))
+            .collect();
+    }
+    let pegs = problem.start().count();
+    Ok(winners
+        .iter()
+        .enumerate()
+        .map(|(depth, w)| space.to_board(w, pegs - depth as u32, canon))
+        .collect())
+}
+
+/// The canonical parents of `winners` (keys of positions with `pegs` pegs): every position one
+/// jump before one of them (undoing a jump: its landing hole full, the other two empty),
+/// distinct, in [`rank`] order.
+pub(super) fn parents_of(
+    winners: &[u64],
+    pegs: u32,
+    space: &Space,
+) -> Result<Vec<u64>, CountError> {
+    let zeros = vec![0; winners.len()];
+    let out = gather::<Narrow, _>(Spread, winners, &zeros, 8.0, 4.0, |w, _, part| {
+        space.for_each_parent(space.unfold(w, pegs), |p| part.push(p, 0));
+    })?;
+    Ok(out.keys)
+}
+
+/// The representatives of levels `0..=depth` from one start (the key of a position with
+/// `pegs` pegs), each in [`rank`] order.
+pub(super) fn levels(
+    space: &Space,
+    start: u64,
+    pegs: u32,
+    depth: usize,
+    max_memory: usize,
+    deadline: Option<Instant>,
+) -> Result<Vec<Vec<u64>>, CountError> {
+    let mut out = vec![vec![start]];
+    let mut counts = vec![1u128];
+    let (mut used, mut branching, mut duplication) = (8usize, 1.0f64, 1.0f64);
+    while out.len() <= depth {
+        if deadline.is_some_and(|d| Instant::now() > d) {
+            return Err(CountError::Timeout);
+        }
+        let keys = out.last().map_or(&[][..], |l| &l[..]);
+        let needed =
+            used + (keys.len() as f64 * branching * 1.5) as usize * std::mem::size_of::<Child>();
+        if needed > max_memory {
+            return Err(CountError::Memory {
+                level: out.len() as u32,
+                needed,
+            });
+        }
+        let level = pegs - (out.len() as u32 - 1);
+        let step = Step {
+            pegs: level,
+            space,
+            cut: None,
+            branching,
+            duplication,
+        };
+        let next = expand(keys, &counts, step, Spread)?;
+        branching = next.children as f64 / keys.len().max(1) as f64;
+        duplication = (next.children as f64 / next.keys.len().max(1) as f64).max(1.0);
+        used += next.keys.len() * 8;
+        // Path counts are not needed here; ones keep them from growing.
+        counts = vec![1; next.keys.len()];
+        out.push(next.keys);
+    }
+    Ok(out)
+}
+
+/// The keys in both lists, each sorted by [`rank`]: the lists are cut at the same ranks into
+/// pieces intersected in parallel.
+pub(super) fn intersect_sorted(a: &[u64], b: &[u64]) -> Vec<u64> {
+    const PIECES: u64 = 64;
+    if a.len().min(b.len()) < 1 << 16 {
+        return intersect_run(a, b);
+    }
+    // Piece `i` of a list: its keys of rank from `i` to `i + 1` times MAX / PIECES.
+    let piece = |list: &'_ [u64], i: u64| -> std::ops::Range<usize> {
+        let cut = |i: u64| match i {
+            PIECES => list.len(),
+            _ => list.partition_point(|&k| rank(k) < i * (u64::MAX / PIECES)),
+        };
+        cut(i)..cut(i + 1)
+    };
+    let pieces: Vec<Vec<u64>> = (0..PIECES)
+        .into_par_iter()
+        .map(|i| intersect_run(&a[piece(a, i)], &b[piece(b, i)]))
+        .collect();
+    pieces.concat()
+}
+
+/// [`intersect_sorted`] in one pass.
+pub(super) fn intersect_run(a: &[u64], b: &[u64]) -> Vec<u64> {
+    let (mut i, mut j) = (0, 0);
+    let mut out = Vec::new();
+    while i < a.len() && j < b.len() {
+        match rank(a[i]).cmp(&rank(b[j])) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                out.push(a[i]);
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    out
+}

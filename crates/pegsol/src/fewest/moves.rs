@@ -1,0 +1,132 @@
+//! Moves and their reports: counting a line's moves, the corner-peg bound, and the cheap
+//! first stages both methods share.
+
+use std::time::Instant;
+
+use crate::bitset::{Bits, Hole};
+use crate::error::Result;
+use crate::jumps::Jump;
+use crate::problem::{Budget, Finish, Limits, Outcome, Problem, Reason};
+use crate::search::solve;
+
+/// A solution with its move count, replayed and recounted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveSolution {
+    /// The jumps in order.
+    pub jumps: Vec<Jump>,
+    /// Moves: jumps not continuing the previous jump's peg.
+    pub moves: u32,
+    /// The final position.
+    pub finish: Bits,
+}
+
+/// The answer to a fewest-moves question.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MovesOutcome {
+    /// A solution with the fewest moves; no solution has fewer (proved by exhaustion).
+    Optimal(MoveSolution),
+    /// The problem has no solution at all.
+    Impossible(Reason),
+    /// A budget ran out before optimality was proved.
+    Undecided {
+        /// Which budget ran out.
+        budget: Budget,
+        /// The best solution known, if any.
+        best: Option<MoveSolution>,
+    },
+}
+
+/// An outcome with its bounds and effort.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MovesReport {
+    /// The answer.
+    pub outcome: MovesOutcome,
+    /// A proven lower bound on the moves of any solution (the optimum when proved).
+    pub lower_bound: u32,
+    /// Winning representatives searched by [`fewest_moves_by_winning_set`](super::fewest_moves_by_winning_set) (0 for
+    /// [`fewest_moves`](super::fewest_moves), or when the exhaustive stage did not run to the end).
+    pub winning_classes: u64,
+    /// For [`fewest_moves`](super::fewest_moves): the levels `(a, b)` the meeting completed, proving that no
+    /// position within `a` moves of the start is within `b` moves of the finish.
+    pub meeting: Option<(u32, u32)>,
+    /// Wall-clock milliseconds.
+    pub millis: u64,
+}
+
+impl MovesReport {
+    /// A report with no searched classes and no meeting, timed from `started`.
+    pub(super) fn new(outcome: MovesOutcome, lower_bound: u32, started: Instant) -> MovesReport {
+        MovesReport {
+            outcome,
+            lower_bound,
+            winning_classes: 0,
+            meeting: None,
+            millis: started.elapsed().as_millis() as u64,
+        }
+    }
+}
+
+/// Moves in a jump sequence: a jump starts a move unless it starts where the last one landed.
+#[must_use]
+pub fn move_count(jumps: &[Jump]) -> u32 {
+    let mut moves = 0;
+    let mut last: Option<Hole> = None;
+    for j in jumps {
+        if last != Some(j.from()) {
+            moves += 1;
+        }
+        last = Some(j.to());
+    }
+    moves
+}
+
+/// The corner-peg lower bound: pegs of the start on holes no jump passes over, less one that
+/// may be the final peg, each need a move of their own.
+#[must_use]
+pub fn corner_bound(problem: &Problem) -> u32 {
+    let board = problem.board();
+    let passed = board
+        .jumps()
+        .iter()
+        .fold(Bits::EMPTY, |acc, j| acc.with(j.over()));
+    let corners = problem.start().minus(passed);
+    let may_stay = match problem.finish() {
+        Finish::Holes(f) => corners.intersect(f).count(),
+        Finish::AnyOne => u32::from(!corners.is_empty()),
+        Finish::Pegs(n) => corners.count().min(n),
+    };
+    let needed = corners.count() - may_stay;
+    let any = problem.targets().iter().all(|&t| t != problem.start());
+    needed.max(u32::from(any))
+}
+
+/// The cheap stages shared by both methods: a refutation or a first solution (the upper
+/// bound) from [`solve`], and the corner-peg lower bound; the inner `Err` is already the
+/// answer.
+pub(super) fn first_solution(
+    problem: &Problem,
+    limits: &Limits,
+    started: Instant,
+) -> Result<std::result::Result<(MoveSolution, u32), MovesReport>> {
+    let lower = corner_bound(problem);
+    let report = |outcome, lower_bound| MovesReport::new(outcome, lower_bound, started);
+    let first = solve(problem, limits)?;
+    let best = match first.outcome {
+        Outcome::Impossible(r) => return Ok(Err(report(MovesOutcome::Impossible(r), 0))),
+        Outcome::Undecided(budget) => {
+            return Ok(Err(report(
+                MovesOutcome::Undecided { budget, best: None },
+                lower,
+            )))
+        }
+        Outcome::Solved { jumps, finish } => MoveSolution {
+            moves: move_count(&jumps),
+            jumps,
+            finish,
+        },
+    };
+    if best.moves == lower {
+        return Ok(Err(report(MovesOutcome::Optimal(best), lower)));
+    }
+    Ok(Ok((best, lower)))
+}

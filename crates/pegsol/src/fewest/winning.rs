@@ -1,0 +1,309 @@
+//! Fewest moves by the winning set: a shortest-path pass over every position that can still
+//! reach the finish (see the parent module's docs).
+
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use crate::bitset::{Bits, Hole};
+use crate::count::{analyse, winners_meeting, CountError, Winners};
+use crate::error::{Error, Result};
+use crate::jumps::Jump;
+use crate::problem::{Budget, Limits, Problem};
+use crate::replay::replay;
+use crate::space::{group_of, Space};
+use crate::symmetry::Canonicalizer;
+use crate::table::KeyMap;
+
+use super::moves::{first_solution, move_count, MoveSolution, MovesOutcome, MovesReport};
+
+/// The winning representatives of every level (canonical under `canon`, from
+/// [`group_of`]): from both ends when the finish is one position, else from the forward
+/// count's backward pass.
+pub(crate) fn winners_of(
+    problem: &Problem,
+    canon: &Canonicalizer,
+    max_memory: usize,
+    deadline: Option<Instant>,
+) -> std::result::Result<Winners, CountError> {
+    winners_meeting(problem, canon, max_memory, deadline).unwrap_or_else(|| {
+        analyse(
+            problem,
+            Some(canon),
+            &Space::new(problem, true),
+            None,
+            max_memory,
+            None,
+            deadline,
+            &|_| {},
+        )
+        .map(|(_, w)| w)
+    })
+}
+
+/// Every position reachable from a problem's start that can still reach its finish, kept up
+/// to the symmetries fixing both: built once, it answers "does this jump keep the game
+/// winnable?" for every position of the game with one lookup.
+pub struct WinningSet {
+    problem: Problem,
+    canon: Canonicalizer,
+    /// Level `k`: the winning representatives `k` jumps from the start, in increasing order.
+    levels: Winners,
+}
+
+impl WinningSet {
+    /// The winning set of `problem` within `limits`; `Ok(None)` when the budget runs out.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::CountOverflow`] or [`Error::Io`] as the counter gives them.
+    pub fn of(problem: &Problem, limits: &Limits) -> Result<Option<WinningSet>> {
+        let deadline = limits.timeout.map(|t| Instant::now() + t);
+        let canon = group_of(problem);
+        match winners_of(problem, &canon, limits.max_memory, deadline) {
+            Ok(mut levels) => Ok(Some(WinningSet {
+                // Sorted for binary search, whatever order the counter kept them in.
+                levels: {
+                    levels.par_iter_mut().for_each(|l| l.sort_unstable());
+                    levels
+                },
+                problem: problem.clone(),
+                canon,
+            })),
+            Err(CountError::Timeout | CountError::Memory { .. }) => Ok(None),
+            Err(CountError::Overflow) => Err(Error::CountOverflow),
+            Err(CountError::Io(e)) => Err(Error::Io(e)),
+        }
+    }
+
+    /// The problem the set belongs to.
+    #[must_use]
+    pub fn problem(&self) -> &Problem {
+        &self.problem
+    }
+
+    /// Winning positions up to symmetry.
+    #[must_use]
+    pub fn classes(&self) -> u64 {
+        self.levels.iter().map(|l| l.len() as u64).sum()
+    }
+
+    /// Whether `position` can still reach the finish. Exact for every position reached from
+    /// the problem's start by legal jumps (the set holds all of those that win); a position not
+    /// reachable from the start is never in it.
+    #[must_use]
+    pub fn wins(&self, position: Bits) -> bool {
+        let start = self.problem.start().count();
+        let Some(depth) = start.checked_sub(position.count()) else {
+            return false;
+        };
+        let key = self.canon.canonical(position).raw();
+        self.levels
+            .get(depth as usize)
+            .is_some_and(|level| level.binary_search(&key).is_ok())
+    }
+}
+
+/// [`fewest_moves`](super::fewest_moves) by the other method: the shortest-path pass over the whole winning set
+/// (see the module docs). Slower and larger than the meeting, but it also reports how many
+/// winning positions there are, which the golden tests check against published counts.
+///
+/// # Errors
+///
+/// [`Error::Internal`] when an answer fails its own check (a bug), [`Error::CountOverflow`]
+/// when a path count passes `u128`, [`Error::Io`] when scratch files fail.
+pub fn fewest_moves_by_winning_set(problem: &Problem, limits: &Limits) -> Result<MovesReport> {
+    let started = Instant::now();
+    let deadline = limits.timeout.map(|t| started + t);
+    let (best, lower) = match first_solution(problem, limits, started)? {
+        Ok(found) => found,
+        Err(done) => return Ok(done),
+    };
+    let report = |outcome, lower_bound, winning_classes| MovesReport {
+        winning_classes,
+        ..MovesReport::new(outcome, lower_bound, started)
+    };
+    let undecided = |budget| MovesOutcome::Undecided {
+        budget,
+        best: Some(best.clone()),
+    };
+    let canon = group_of(problem);
+    let found = winners_of(problem, &canon, limits.max_memory, deadline);
+    let winners = match found {
+        Ok(w) => w,
+        Err(CountError::Timeout) => return Ok(report(undecided(Budget::Time), lower, 0)),
+        Err(CountError::Memory { .. }) => return Ok(report(undecided(Budget::Memory), lower, 0)),
+        Err(CountError::Overflow) => return Err(Error::CountOverflow),
+        Err(CountError::Io(e)) => return Err(Error::Io(e)),
+    };
+    let classes = winners.iter().map(|l| l.len() as u64).sum();
+    let Some(tables) = Tables::new(problem, &canon, winners, deadline) else {
+        return Ok(report(undecided(Budget::Time), lower, classes));
+    };
+    match tables.solution(problem) {
+        Some(found) => {
+            let moves = found.moves;
+            Ok(report(MovesOutcome::Optimal(found), moves, classes))
+        }
+        // The first search found a solution, so the winning set holds the start.
+        None => Err(Error::Internal("the winning set lost a solvable start")),
+    }
+}
+
+/// "No way to the finish" in the move tables.
+const NONE: u8 = u8::MAX;
+
+/// The winning set with `M` for each representative.
+struct Tables<'c> {
+    canon: &'c Canonicalizer,
+    /// Jumps grouped by starting hole.
+    by_from: Vec<Vec<Jump>>,
+    all: Vec<Jump>,
+    winners: Winners,
+    /// `M` per winner, parallel to `winners`.
+    rest: Vec<Vec<u8>>,
+    /// Per level, winner key to index: a hash lookup is one cache miss where a binary search
+    /// of a level is a dozen.
+    index: Vec<KeyMap<u32>>,
+    start_pegs: u32,
+    goal: u32,
+}
+
+impl<'c> Tables<'c> {
+    /// Fills `M` from the finish back to the start; `None` when the deadline passes.
+    fn new(
+        problem: &Problem,
+        canon: &'c Canonicalizer,
+        winners: Winners,
+        deadline: Option<Instant>,
+    ) -> Option<Tables<'c>> {
+        let board = problem.board();
+        let mut by_from = vec![Vec::new(); board.hole_count()];
+        for &j in board.jumps() {
+            by_from[j.from().index()].push(j);
+        }
+        let goal = problem.targets().first().map_or(1, |t| t.count());
+        let mut t = Tables {
+            canon,
+            by_from,
+            all: board.jumps().to_vec(),
+            rest: winners.iter().map(|l| vec![NONE; l.len()]).collect(),
+            index: winners.iter().map(|l| index_of(l)).collect(),
+            winners,
+            start_pegs: problem.start().count(),
+            goal,
+        };
+        for depth in (0..t.winners.len()).rev() {
+            if deadline.is_some_and(|d| Instant::now() > d) {
+                return None;
+            }
+            if t.start_pegs - depth as u32 == goal {
+                t.rest[depth].fill(0);
+                continue;
+            }
+            let level: Vec<u8> = t.winners[depth]
+                .par_iter()
+                .map(|&k| t.after_move(Bits(k)).0)
+                .collect();
+            t.rest[depth] = level;
+        }
+        Some(t)
+    }
+
+    /// `M(p)` for a winning `p` whose deeper levels are filled, with a jump achieving it.
+    fn after_move(&self, p: Bits) -> (u8, Option<Jump>) {
+        let mut best = (NONE, None);
+        for &j in &self.all {
+            if j.is_legal(p) {
+                let g = self.continuing(j.apply(p), j.to());
+                if g < best.0 {
+                    best = (g, Some(j));
+                }
+            }
+        }
+        best
+    }
+
+    /// `M(p)` looked up; [`NONE`] when `p` cannot win.
+    fn lookup(&self, p: Bits) -> u8 {
+        let depth = (self.start_pegs - p.count()) as usize;
+        let key = self.canon.canonical(p).raw();
+        self.index
+            .get(depth)
+            .and_then(|level| level.get(key))
+            .map_or(NONE, |i| self.rest[depth][i as usize])
+    }
+
+    /// `G(p, h)`: the fewest moves from `p` when the peg on `h` may continue for free.
+    fn continuing(&self, p: Bits, h: Hole) -> u8 {
+        let m = self.lookup(p);
+        if m == NONE {
+            return NONE;
+        }
+        if p.count() == self.goal {
+            return 0;
+        }
+        let mut best = m.saturating_add(1);
+        for &j in &self.by_from[h.index()] {
+            if best == 0 {
+                break;
+            }
+            if j.is_legal(p) {
+                best = best.min(self.continuing(j.apply(p), j.to()));
+            }
+        }
+        best
+    }
+
+    /// Rebuilds an optimal solution forward, replays it and recounts its moves.
+    fn solution(&self, problem: &Problem) -> Option<MoveSolution> {
+        let mut p = problem.start();
+        let mut jumps = Vec::new();
+        let total = if p.count() == self.goal {
+            0
+        } else {
+            self.lookup(p).checked_add(1)?
+        };
+        let (mut left, mut last): (u8, Option<Hole>) = (total, None);
+        while p.count() > self.goal {
+            // Continue the same peg when that keeps the count, else start a move.
+            let cont = last.and_then(|h| {
+                self.by_from[h.index()]
+                    .iter()
+                    .copied()
+                    .find(|&j| j.is_legal(p) && self.continuing(j.apply(p), j.to()) == left)
+            });
+            let j = match cont {
+                Some(j) => j,
+                None => {
+                    let (m, j) = self.after_move(p);
+                    if m == NONE || m + 1 != left {
+                        return None;
+                    }
+                    left = m;
+                    j?
+                }
+            };
+            jumps.push(j);
+            p = j.apply(p);
+            last = Some(j.to());
+        }
+        let end = replay(problem.board(), problem.start(), &jumps).ok()?;
+        let moves = move_count(&jumps);
+        (problem.targets().contains(&end) && moves == u32::from(total)).then_some(MoveSolution {
+            jumps,
+            moves,
+            finish: end,
+        })
+    }
+}
+
+/// A level's keys mapped to their positions in it.
+fn index_of(level: &[u64]) -> KeyMap<u32> {
+    let mut index = KeyMap::with_capacity(level.len());
+    for (i, &k) in level.iter().enumerate() {
+        // Sized for the level: every insert fits.
+        let _ = index.insert(k, i as u32);
+    }
+    index
+}
