@@ -1,0 +1,148 @@
+//! The answers of the solver endpoints, built from the CLI's own answer types.
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::Result;
+use pegsol::{Budget, Limits, Outcome, Problem};
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::answer::FinishView;
+use crate::serve::request::{Kind, Parsed};
+use crate::serve::{Answer, MAX_MEMORY};
+
+/// A hole, as the page draws it.
+#[derive(Serialize)]
+pub(super) struct HoleView {
+    pub(super) label: String,
+    pub(super) row: usize,
+    pub(super) col: usize,
+    pub(super) x: f64,
+    pub(super) y: f64,
+}
+
+/// What the page needs to draw and play a board: holes with coordinates, and every jump.
+#[derive(Serialize)]
+pub(super) struct BoardAnswer {
+    pub(super) board: String,
+    pub(super) lattice: &'static str,
+    pub(super) rows: usize,
+    pub(super) cols: usize,
+    pub(super) holes: Vec<HoleView>,
+    /// Each jump as the labels of its three holes: from, over, to.
+    pub(super) jumps: Vec<[String; 3]>,
+    pub(super) empty: Vec<String>,
+    pub(super) finish: FinishView,
+}
+
+pub(super) fn geometry(p: &Problem) -> BoardAnswer {
+    let b = p.board();
+    let (rows, cols) = b.dimensions();
+    BoardAnswer {
+        board: b.name().to_string(),
+        lattice: b.lattice().name(),
+        rows,
+        cols,
+        holes: b
+            .holes()
+            .iter()
+            .map(|h| {
+                let (row, col) = b.coords(h);
+                let (x, y) = crate::svg::place(b, h);
+                HoleView {
+                    label: b.label(h),
+                    row,
+                    col,
+                    x,
+                    y,
+                }
+            })
+            .collect(),
+        jumps: b
+            .jumps()
+            .iter()
+            .map(|j| [b.label(j.from()), b.label(j.over()), b.label(j.to())])
+            .collect(),
+        empty: b.labels(b.holes().minus(p.start())),
+        finish: FinishView::of(b, p.finish()),
+    }
+}
+
+/// An answer as JSON for the response.
+pub(super) fn to_value(answer: &impl Serialize) -> Result<Value> {
+    Ok(serde_json::to_value(answer)?)
+}
+
+/// One solver request, under the budget; the answer, and whether its time ran out. The
+/// answers are the CLI's own types, so an endpoint's JSON is its command's.
+pub(super) fn answer(
+    kind: Kind,
+    r: &Parsed,
+    budget: Duration,
+    cancel: Arc<AtomicBool>,
+    sets: &[Arc<pegsol::fewest::WinningSet>],
+) -> Result<Answer> {
+    let problem = &r.problem;
+    let limits = Limits {
+        max_memory: MAX_MEMORY,
+        timeout: Some(budget),
+        cancel: Some(cancel),
+    };
+    match kind {
+        Kind::Solve | Kind::Hint => {
+            let report = pegsol::solve(problem, &limits)?;
+            let (mut a, _) = crate::solve::SolveAnswer::of(problem, &report)?;
+            if kind == Kind::Hint {
+                a.hint = a.line.jumps.first().cloned();
+            }
+            Ok((
+                to_value(&a)?,
+                report.outcome == Outcome::Undecided(Budget::Time),
+            ))
+        }
+        Kind::Ends => {
+            if problem.start().is_empty() {
+                anyhow::bail!("the start has no pegs; leave at least one hole filled");
+            }
+            // The budget is for the whole request; ends solves one problem per hole.
+            let holes = problem.board().hole_count().max(1) as u32;
+            let limits = Limits {
+                timeout: Some((budget / holes).max(Duration::from_millis(5))),
+                max_memory: MAX_MEMORY / rayon::current_num_threads().max(1),
+                ..limits
+            };
+            let result = pegsol::ends(problem, &limits)?;
+            let ran_out = result
+                .holes
+                .iter()
+                .any(|e| e.outcome == Outcome::Undecided(Budget::Time));
+            Ok((
+                to_value(&crate::ends::EndsAnswer::of(problem, &result)?.0)?,
+                ran_out,
+            ))
+        }
+        Kind::Check => {
+            let proof = crate::check::proof_of(problem, &limits)?;
+            let ran_out = proof == Err(pegsol::check::Unproved::Budget(Budget::Time));
+            Ok((
+                to_value(&crate::check::CheckAnswer::of(problem, &proof, None).0)?,
+                ran_out,
+            ))
+        }
+        Kind::Analyse => {
+            let exact = sets.iter().find(|set| {
+                let game = set.problem();
+                game.board().name() == problem.board().name()
+                    && game.board().holes() == problem.board().holes()
+                    && game.start() == r.origin
+                    && game.finish() == problem.finish()
+            });
+            let (a, ran_out) =
+                crate::analyse::AnalyseAnswer::of(problem, exact.map(|s| &**s), &limits, budget)?;
+            Ok((to_value(&a)?, ran_out))
+        }
+        Kind::Board => Ok((to_value(&geometry(problem))?, false)),
+    }
+}
