@@ -122,6 +122,10 @@ pub(crate) enum Command {
         /// those of the pruned tree.
         #[arg(long)]
         pagoda: bool,
+        /// Count only the solutions and the winning positions, by meeting in the middle
+        /// (the finish must be one position): far faster than the whole game.
+        #[arg(long, conflicts_with_all = ["pagoda", "spill"])]
+        solutions: bool,
         /// Print one JSON object.
         #[arg(long)]
         json: bool,

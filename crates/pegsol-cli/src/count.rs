@@ -288,3 +288,94 @@ fn advice(e: &pegsol::count::CountError) -> String {
     };
     format!("{e} ({fix})")
 }
+
+/// The answer of `count --solutions --json`.
+#[derive(Serialize)]
+struct SolutionsAnswer {
+    status: &'static str,
+    #[serde(flatten)]
+    problem: ProblemView,
+    method: &'static str,
+    symmetries: usize,
+    solutions: u128,
+    winning_positions: u64,
+    winning_positions_up_to_symmetry: u64,
+    /// Per level: jumps, winning positions, the same up to symmetry.
+    winning_levels: Vec<(u32, u64, u64)>,
+    millis: u64,
+    peak_memory_mb: u64,
+    threads: usize,
+}
+
+/// `pegsol count --solutions`: solutions and winning positions by meeting in the middle.
+pub(crate) fn solutions(
+    setup: &Setup,
+    finish: Option<&str>,
+    threads: Option<u16>,
+    max_memory: usize,
+    timeout: Option<std::time::Duration>,
+    json: bool,
+) -> Result<u8> {
+    let problem = load_problem(setup, finish)?;
+    let threads = threads.map_or_else(rayon::current_num_threads, usize::from);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .context("cannot start the worker threads")?;
+    let bar = spinner("counting solutions from both ends");
+    let result = pool.install(|| pegsol::count::count_solutions(&problem, max_memory, timeout));
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    let s = match result {
+        Ok(Some(s)) => s,
+        Ok(None) => bail!(
+            "--solutions needs a finish of one position (e.g. --finish d4); for a finish of \
+             one peg anywhere, count without --solutions"
+        ),
+        Err(
+            e @ (pegsol::count::CountError::Memory { .. } | pegsol::count::CountError::Timeout),
+        ) => {
+            println!("undecided within budget: {}", advice(&e));
+            return Ok(UNDECIDED);
+        }
+        Err(e) => bail!("{}", advice(&e)),
+    };
+    if json {
+        print_json(&SolutionsAnswer {
+            status: "counted",
+            problem: ProblemView::of(&problem),
+            method: "meeting in the middle",
+            symmetries: s.symmetries,
+            solutions: s.solutions,
+            winning_positions: s.winning(),
+            winning_positions_up_to_symmetry: s.winning_classes(),
+            winning_levels: s
+                .winning
+                .iter()
+                .enumerate()
+                .map(|(k, w)| (k as u32, w.0, w.1))
+                .collect(),
+            millis: s.millis,
+            peak_memory_mb: pegsol::count::peak_memory_mb(),
+            threads,
+        });
+        return Ok(0);
+    }
+    println!("{}", crate::common::problem_line(&problem));
+    println!(
+        "solutions: {} (meeting in the middle, symmetry group of order {})",
+        s.solutions, s.symmetries
+    );
+    println!(
+        "winning positions: {} ({} up to symmetry)",
+        s.winning(),
+        s.winning_classes()
+    );
+    println!(
+        "{:.2} s on {threads} threads, peak memory {} MB",
+        s.millis as f64 / 1000.0,
+        pegsol::count::peak_memory_mb()
+    );
+    Ok(0)
+}

@@ -1188,3 +1188,26 @@ fn a_search_certificate_from_solve_and_bells_resource_count() {
     let o = pegsol(&["show", "wiegleb", "--pagodas", "--json"]);
     assert_eq!(json(&o)["pagodas"][0]["weights"]["d1"], -1);
 }
+
+#[test]
+fn count_solutions_by_meeting() {
+    let o = pegsol(&[
+        "count",
+        "triangle5",
+        "--empty",
+        "a1",
+        "--finish",
+        "a1",
+        "--solutions",
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    let v = json(&o);
+    assert_eq!(v["solutions"], 6816);
+    assert_eq!(v["winning_positions"], 370);
+    assert_eq!(v["method"], "meeting in the middle");
+    // One peg anywhere is several finishes: the whole count answers that.
+    let o = pegsol(&["count", "triangle5", "--finish", "any", "--solutions"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("one position"));
+}

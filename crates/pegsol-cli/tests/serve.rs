@@ -15,8 +15,10 @@ struct Server {
 }
 
 impl Server {
+    /// A server without the winning sets' background build (whose CPU and memory, one per
+    /// server, would disturb the other tests running beside it).
     fn start(budget: &str) -> Server {
-        Server::start_with(budget, &[])
+        Server::start_with(budget, &["--no-winning-sets"])
     }
 
     fn start_with(budget: &str, more: &[&str]) -> Server {
@@ -431,8 +433,7 @@ fn slow_and_idle_clients_are_cut_off() {
 
 #[test]
 fn a_request_whose_client_leaves_is_cancelled() {
-    // Without the winning sets' background build, whose CPU would hide the cancellation.
-    let server = Server::start_with("30", &["--no-winning-sets"]);
+    let server = Server::start("30");
     let pid = server.child.id();
     let body = r#"{"board": "wiegleb"}"#;
     let mut s = TcpStream::connect(&server.addr).unwrap();
@@ -532,7 +533,7 @@ fn cli_and_http_give_the_same_json() {
 /// 200 ms), every coloured "wins" is a jump the next answer confirms, and nothing is refused.
 #[test]
 fn live_analysis_of_twenty_players_stays_fast() {
-    let server = Server::start("5");
+    let server = Server::start_with("5", &[]);
     // The English winning set is built in the background at start (a few seconds); the
     // players come once it is there, as a page loaded after the server started would.
     let ready = Instant::now();

@@ -13,7 +13,7 @@ mod common;
 
 use common::{is_finish, Oracle};
 use pegsol::check::{prove, Unproved};
-use pegsol::count::{count, count_pruned};
+use pegsol::count::{count, count_pruned, count_solutions};
 use pegsol::fewest::{fewest_moves, fewest_moves_by_winning_set, MovesOutcome, WinningSet};
 use pegsol::{replay, Bits, Board, Engines, Finish, Limits, Outcome, Problem, SolveOptions};
 use serde_json::{json, Value};
@@ -356,4 +356,64 @@ fn winning_sets() {
         }
         assert_eq!(winning, c.entry["winning"].as_u64().unwrap(), "{}", c.label);
     }
+}
+
+/// Solutions by meeting in the middle against the corpus and the full count, on every problem
+/// with one finish position, and on random small boards of every lattice.
+#[test]
+fn solutions_by_meeting() {
+    let mut checked = 0;
+    for c in cases() {
+        let Some(s) = count_solutions(&c.problem, usize::MAX, None).unwrap() else {
+            assert!(c.problem.targets().len() > 1, "{}", c.label);
+            continue;
+        };
+        assert_eq!(s.solutions.to_string(), c.entry["solutions"], "{}", c.label);
+        assert_eq!(
+            s.winning(),
+            c.entry["winning"].as_u64().unwrap(),
+            "{}",
+            c.label
+        );
+        checked += 1;
+    }
+    assert!(checked >= 5, "{checked} corpus problems with one finish");
+    let mut rng = common::Rng(0x005E_ED0F_5017);
+    let (mut random, mut solvable) = (0, 0);
+    while random < 300 {
+        let case = common::random_case(&mut rng);
+        // One finish position that is reachable: where a random playout gets stuck, or, one
+        // time in three, where it stands a few jumps in (a finish of several pegs).
+        let mut end = case.start;
+        let stop_early = rng.next().is_multiple_of(3);
+        let mut played = 0;
+        loop {
+            let legal: Vec<_> = case
+                .board
+                .jumps()
+                .iter()
+                .filter(|j| j.is_legal(end))
+                .collect();
+            if legal.is_empty() || (stop_early && played == 3) {
+                break;
+            }
+            end = legal[(rng.next() % legal.len() as u64) as usize].apply(end);
+            played += 1;
+        }
+        let p = Problem::new(&case.board, case.start, Finish::Holes(end)).unwrap();
+        let full = count(&p, usize::MAX, &|_| {}).unwrap();
+        let s = count_solutions(&p, usize::MAX, None).unwrap().unwrap();
+        assert_eq!(s.solutions, full.solutions, "{}", case.picture);
+        assert_eq!(s.winning(), full.winning(), "{}", case.picture);
+        assert_eq!(
+            s.winning_classes(),
+            full.winning_classes(),
+            "{}",
+            case.picture
+        );
+        random += 1;
+        solvable += usize::from(s.solutions > 0);
+    }
+    // Every finish was reached by a playout, so every problem has a solution.
+    assert_eq!(solvable, random);
 }

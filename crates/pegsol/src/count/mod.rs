@@ -40,6 +40,7 @@ use std::time::Instant;
 
 use cut::Cut;
 pub(crate) use forward::analyse;
+use winners::solutions_meeting;
 pub(crate) use winners::{winners_meeting, Winners};
 
 use crate::problem::Problem;
@@ -297,4 +298,81 @@ impl From<std::io::Error> for CountError {
     fn from(e: std::io::Error) -> CountError {
         CountError::Io(e.to_string())
     }
+}
+
+/// The solutions and the winning positions of a problem, and nothing else: what
+/// [`count_solutions`] finds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solutions {
+    /// Jump sequences from the start to the finish.
+    pub solutions: u128,
+    /// Per level (jumps from the start): winning positions, and the same up to symmetry.
+    pub winning: Vec<(u64, u64)>,
+    /// The order of the symmetry group used.
+    pub symmetries: usize,
+    /// Milliseconds taken.
+    pub millis: u64,
+}
+
+impl Solutions {
+    /// Winning positions over all levels.
+    #[must_use]
+    pub fn winning(&self) -> u64 {
+        self.winning.iter().map(|w| w.0).sum()
+    }
+
+    /// The same up to symmetry.
+    #[must_use]
+    pub fn winning_classes(&self) -> u64 {
+        self.winning.iter().map(|w| w.1).sum()
+    }
+}
+
+/// Solutions and winning positions by meeting in the middle: path counts forward from the
+/// start and, in the dual game, forward from the finish's complement, to the middle level,
+/// where they are multiplied and summed (the identity is in `count::winners`); far fewer
+/// positions than the whole game. `Ok(None)` when the finish is not one position (then
+/// [`count`] answers it).
+///
+/// ```
+/// use pegsol::{count::count_solutions, Board, Problem};
+/// let board = Board::builtin("triangle5").unwrap();
+/// let start = board.holes().without(board.hole("a1").unwrap());
+/// let finish = pegsol::Finish::Holes(board.hole("a1").unwrap().bit());
+/// let p = Problem::new(&board, start, finish).unwrap();
+/// let s = count_solutions(&p, usize::MAX, None).unwrap().unwrap();
+/// assert_eq!((s.solutions, s.winning()), (6816, 370));
+/// ```
+///
+/// # Errors
+///
+/// As [`count`]: the memory or time budget, or a path count past `u128`.
+pub fn count_solutions(
+    problem: &Problem,
+    max_memory: usize,
+    timeout: Option<std::time::Duration>,
+) -> Result<Option<Solutions>, CountError> {
+    let began = Instant::now();
+    let canon = crate::space::group_of(problem);
+    let Some(found) = solutions_meeting(problem, &canon, max_memory, timeout.map(|t| began + t))
+    else {
+        return Ok(None);
+    };
+    let (solutions, winners) = found?;
+    let winning = winners
+        .iter()
+        .map(|level| {
+            let positions = level
+                .iter()
+                .map(|&w| u64::from(canon.canonical_and_orbit(crate::bitset::Bits(w)).1))
+                .sum();
+            (positions, level.len() as u64)
+        })
+        .collect();
+    Ok(Some(Solutions {
+        solutions,
+        winning,
+        symmetries: canon.order(),
+        millis: began.elapsed().as_millis() as u64,
+    }))
 }

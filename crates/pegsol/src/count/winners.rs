@@ -249,6 +249,23 @@ pub(super) fn meet(
         )?)
     };
     let dual = dual.as_ref().unwrap_or(&forward);
+    winners_from(problem, canon, &space, finish, &forward, dual, deadline)
+}
+
+/// The winners of every level from the meeting's levels: `forward` from the start to the
+/// middle (or beyond), `dual` from the finish's complement to the rest.
+fn winners_from(
+    problem: &Problem,
+    canon: &Canonicalizer,
+    space: &Space,
+    finish: Bits,
+    forward: &[Vec<u64>],
+    dual: &[Vec<u64>],
+    deadline: Option<Instant>,
+) -> Result<Winners, CountError> {
+    let holes = space.layout.holes();
+    let total = (problem.start().count() - finish.count()) as usize;
+    let middle = total / 2;
     // Whether `k` (a position after `depth` jumps) can reach the finish.
     let wins = |k: u64, depth: usize| {
         dual.get(total - depth).is_some_and(|level| {
@@ -265,7 +282,7 @@ pub(super) fn meet(
     // Towards the start: parents of winners that are reachable.
     for depth in (0..middle).rev() {
         let pegs = problem.start().count() - depth as u32 - 1;
-        let parents = parents_of(&winners[depth + 1], pegs, &space)?;
+        let parents = parents_of(&winners[depth + 1], pegs, space)?;
         winners[depth] = intersect_sorted(&parents, &forward[depth]);
     }
     // Towards the finish: children of winners that can still win.
@@ -321,8 +338,27 @@ pub(super) fn levels(
     max_memory: usize,
     deadline: Option<Instant>,
 ) -> Result<Vec<Vec<u64>>, CountError> {
+    levels_counted(space, start, pegs, depth, max_memory, deadline, false).map(|(l, _)| l)
+}
+
+/// Each level's path counts, beside its keys.
+type PathCounts = Vec<Vec<u128>>;
+
+/// [`levels`], with each level's path counts when `counted` (else none: ones in their place
+/// keep the children narrow). A count `T(R)` is the number of jump sequences from the start
+/// to any position of the orbit `R`.
+pub(super) fn levels_counted(
+    space: &Space,
+    start: u64,
+    pegs: u32,
+    depth: usize,
+    max_memory: usize,
+    deadline: Option<Instant>,
+    counted: bool,
+) -> Result<(Vec<Vec<u64>>, PathCounts), CountError> {
     let mut out = vec![vec![start]];
     let mut counts = vec![1u128];
+    let mut kept: Vec<Vec<u128>> = Vec::new();
     let (mut used, mut branching, mut duplication) = (8usize, 1.0f64, 1.0f64);
     while out.len() <= depth {
         if deadline.is_some_and(|d| Instant::now() > d) {
@@ -348,12 +384,103 @@ pub(super) fn levels(
         let next = expand(keys, &counts, step, Spread)?;
         branching = next.children as f64 / keys.len().max(1) as f64;
         duplication = (next.children as f64 / next.keys.len().max(1) as f64).max(1.0);
-        used += next.keys.len() * 8;
-        // Path counts are not needed here; ones keep them from growing.
-        counts = vec![1; next.keys.len()];
+        used += next.keys.len() * if counted { 24 } else { 8 };
+        if counted {
+            kept.push(std::mem::replace(&mut counts, next.counts));
+        } else {
+            // Path counts are not needed here; ones keep them from growing.
+            counts = vec![1; next.keys.len()];
+        }
         out.push(next.keys);
     }
-    Ok(out)
+    if counted {
+        kept.push(counts);
+    }
+    Ok((out, kept))
+}
+
+/// Solutions and winning positions of a problem whose finish is one position, from both
+/// ends: forward levels from the start with path counts up to the middle, and forward levels
+/// of the dual game (its start the finish's complement, its jumps the original's played
+/// backwards) with theirs up to the same middle.
+///
+/// The identity: a solution passes through exactly one position `P` of the middle level, and
+/// the solutions through `P` are the paths from the start to `P` times the paths from `P` to
+/// the finish; the latter are the dual game's paths from the finish's complement to `P`'s
+/// complement. The group fixes the start and the finish, so every position of an orbit `R` has
+/// `T(R) / |R|` paths from the start and `B(R') / |R|` to the finish (`R'` the complements,
+/// an orbit of the same size), and the orbit contributes `|R| * T(R)/|R| * B(R')/|R|`:
+///
+/// ```text
+/// solutions = sum over middle orbits R of (T(R) / |R|) * B(R')
+/// ```
+///
+/// with every division exact. The winning positions are the meeting's (`meet`).
+pub(crate) fn solutions_meeting(
+    problem: &Problem,
+    canon: &Canonicalizer,
+    max_memory: usize,
+    deadline: Option<Instant>,
+) -> Option<Result<(u128, Winners), CountError>> {
+    let [finish] = problem.targets()[..] else {
+        return None;
+    };
+    Some((|| {
+        let space = Space::new(problem, true);
+        let holes = space.layout.holes();
+        let total = (problem.start().count() - finish.count()) as usize;
+        let middle = total / 2;
+        let start = space.key(problem.start());
+        let dual_start = space.canonical(holes ^ space.layout.key(finish));
+        // When start and finish are complements, the dual levels are the forward ones.
+        let self_dual = dual_start == start;
+        let reach = if self_dual { total - middle } else { middle };
+        let (forward, fcounts) = levels_counted(
+            &space,
+            start,
+            problem.start().count(),
+            reach,
+            max_memory / 2,
+            deadline,
+            true,
+        )?;
+        let dual_levels = if self_dual {
+            None
+        } else {
+            Some(levels_counted(
+                &space,
+                dual_start,
+                holes.count_ones() - finish.count(),
+                total - middle,
+                max_memory / 2,
+                deadline,
+                true,
+            )?)
+        };
+        let (dual, dcounts) = dual_levels
+            .as_ref()
+            .map_or((&forward, &fcounts), |(l, c)| (l, c));
+        let (keys, counts) = (&forward[middle], &fcounts[middle]);
+        let (dkeys, dcounts) = (&dual[total - middle], &dcounts[total - middle]);
+        let solutions = keys
+            .par_iter()
+            .zip(counts.par_iter())
+            .map(|(&k, &t)| -> Result<u128, CountError> {
+                let c = space.canonical(holes ^ k);
+                let Ok(i) = dkeys.binary_search_by_key(&rank(c), |&x| rank(x)) else {
+                    return Ok(0);
+                };
+                let orbit = u128::from(space.orbit(k));
+                // Every position of the orbit has as many paths: the division is exact.
+                debug_assert_eq!(t % orbit, 0);
+                (t / orbit)
+                    .checked_mul(dcounts[i])
+                    .ok_or(CountError::Overflow)
+            })
+            .try_reduce(|| 0, |a, b| a.checked_add(b).ok_or(CountError::Overflow))?;
+        let winners = winners_from(problem, canon, &space, finish, &forward, dual, deadline)?;
+        Ok((solutions, winners))
+    })())
 }
 
 /// The keys in both lists, each sorted by [`rank`]: the lists are cut at the same ranks into
