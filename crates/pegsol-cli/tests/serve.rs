@@ -1,86 +1,16 @@
 //! The web playground's API over real HTTP on loopback: every endpoint, bad input, oversized
 //! bodies, budgets, and a bounded load test with latency figures.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-/// A running `pegsol serve` on a port the system chose; killed on drop.
-struct Server {
-    child: Child,
-    addr: String,
-}
+mod common;
 
-impl Server {
-    /// A server without the winning sets' background build (whose CPU and memory, one per
-    /// server, would disturb the other tests running beside it).
-    fn start(budget: &str) -> Server {
-        Server::start_with(budget, &["--no-winning-sets"])
-    }
-
-    fn start_with(budget: &str, more: &[&str]) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_pegsol"))
-            .args(["serve", "--addr", "127.0.0.1:0", "--budget", budget])
-            .args(more)
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("the server starts");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let addr = line
-            .split("http://")
-            .nth(1)
-            .and_then(|s| s.trim().strip_suffix('/'))
-            .unwrap_or_else(|| panic!("no address in {line:?}"))
-            .to_string();
-        Server { child, addr }
-    }
-
-    /// One request with `Connection: close`: (status, body).
-    fn request(&self, method: &str, path: &str, body: &[u8]) -> (u16, String) {
-        let mut s = TcpStream::connect(&self.addr).unwrap();
-        s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
-        let head = format!(
-            "{method} {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
-            self.addr,
-            body.len()
-        );
-        s.write_all(head.as_bytes()).unwrap();
-        // The server may answer (413) before reading a large body; a failed write is fine.
-        let _ = s.write_all(body);
-        let mut raw = Vec::new();
-        let _ = s.read_to_end(&mut raw);
-        let text = String::from_utf8_lossy(&raw).into_owned();
-        let status = text
-            .split_whitespace()
-            .nth(1)
-            .and_then(|c| c.parse().ok())
-            .unwrap_or_else(|| panic!("no status line in {text:?}"));
-        let body = text
-            .split_once("\r\n\r\n")
-            .map_or("", |(_, b)| b)
-            .to_string();
-        (status, body)
-    }
-
-    fn post(&self, path: &str, body: &str) -> (u16, Value) {
-        let (status, text) = self.request("POST", path, body.as_bytes());
-        let v = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path}: {e}: {text}"));
-        (status, v)
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
+use common::Server;
 
 #[test]
 fn every_endpoint_answers_like_the_cli() {
@@ -525,110 +455,4 @@ fn cli_and_http_give_the_same_json() {
             "{args:?} against /api/{endpoint} {body}"
         );
     }
-}
-
-/// 20 pages playing the English board at once with live analysis on: each asks
-/// `/api/analyse` after every jump, plays a jump it coloured (a winning one when there is
-/// one), and pauses 0.3 to 0.8 s like a player. Analysis answers stay fast (p95 under
-/// 200 ms), every coloured "wins" is a jump the next answer confirms, and nothing is refused.
-#[test]
-fn live_analysis_of_twenty_players_stays_fast() {
-    let server = Server::start_with("5", &[]);
-    // The English winning set is built in the background at start (a few seconds); the
-    // players come once it is there, as a page loaded after the server started would.
-    let ready = Instant::now();
-    loop {
-        let body = r#"{"board":"english","jumps":["d2-d4","f3-d3"],"timeout":0.05}"#;
-        let (_, v) = server.post("/api/analyse", body);
-        if v["moves"]
-            .as_array()
-            .is_some_and(|m| m.iter().all(|m| m["fate"] != "unknown"))
-            && v["exact"] == true
-        {
-            break;
-        }
-        assert!(
-            ready.elapsed() < Duration::from_secs(60),
-            "no winning set after 60 s: {v}"
-        );
-        std::thread::sleep(Duration::from_millis(250));
-    }
-    let run_for = Duration::from_secs(15);
-    let started = Instant::now();
-    let results: Vec<(u16, Duration)> = std::thread::scope(|scope| {
-        let players: Vec<_> = (0..20u64)
-            .map(|c| {
-                let server = &server;
-                scope.spawn(move || {
-                    let mut seed = 0x2545_F491_4F6C_DD1Du64 ^ (c << 21);
-                    let mut next = move || {
-                        seed ^= seed << 13;
-                        seed ^= seed >> 7;
-                        seed ^= seed << 17;
-                        seed
-                    };
-                    std::thread::sleep(Duration::from_millis(next() % 500));
-                    let mut out = Vec::new();
-                    let mut empty: Vec<String> = vec!["d4".into()];
-                    let mut played: Vec<String> = Vec::new();
-                    let mut expect_winnable = true;
-                    while started.elapsed() < run_for {
-                        // As the page asks: the start and the jumps played from it.
-                        let body = serde_json::json!({"board": "english", "empty": ["d4"], "jumps": played, "finish": ["d4"], "timeout": 2});
-                        let sent = Instant::now();
-                        let (status, v) = server.post("/api/analyse", &body.to_string());
-                        out.push((status, sent.elapsed()));
-                        assert_eq!(status, 200, "{v}");
-                        let st = v["status"].as_str().unwrap().to_string();
-                        // A jump coloured "wins" must lead to a position that can still win.
-                        if expect_winnable {
-                            assert!(st == "winnable" || st == "won", "after a winning jump: {v}");
-                        }
-                        let moves = v["moves"].as_array().unwrap().clone();
-                        if moves.is_empty() || st == "won" {
-                            empty = vec!["d4".into()];
-                            played.clear();
-                            expect_winnable = true;
-                            continue;
-                        }
-                        let wins: Vec<&serde_json::Value> =
-                            moves.iter().filter(|m| m["fate"] == "wins").collect();
-                        let m = if !wins.is_empty() && next() % 4 != 0 {
-                            wins[(next() as usize) % wins.len()]
-                        } else {
-                            &moves[(next() as usize) % moves.len()]
-                        };
-                        expect_winnable = m["fate"] == "wins";
-                        let (from, over, to) = (
-                            m["from"].as_str().unwrap().to_string(),
-                            m["over"].as_str().unwrap().to_string(),
-                            m["to"].as_str().unwrap(),
-                        );
-                        played.push(format!("{from}-{to}"));
-                        empty.retain(|h| h != to);
-                        empty.push(from);
-                        empty.push(over);
-                        std::thread::sleep(Duration::from_millis(300 + next() % 500));
-                    }
-                    out
-                })
-            })
-            .collect();
-        players
-            .into_iter()
-            .flat_map(|h| h.join().unwrap())
-            .collect()
-    });
-    let mut took: Vec<Duration> = results.iter().map(|r| r.1).collect();
-    took.sort();
-    let pct = |p: usize| took[(took.len() * p / 100).min(took.len() - 1)];
-    println!(
-        "live analysis: {} answers from 20 players, p50 {:.1} ms, p95 {:.1} ms, max {:.1} ms",
-        took.len(),
-        pct(50).as_secs_f64() * 1e3,
-        pct(95).as_secs_f64() * 1e3,
-        took.last().unwrap().as_secs_f64() * 1e3
-    );
-    assert!(took.len() > 200, "{} answers", took.len());
-    assert!(pct(95) < Duration::from_millis(200), "p95 {:?}", pct(95));
 }

@@ -147,14 +147,9 @@ impl Space {
         u64::from(self.canon.canonical_and_orbit(Bits(key)).1)
     }
 
-    /// The canonical form of every child of `pegs`: `f(holes of the jump, canonical child)`.
-    #[inline]
-    pub(crate) fn for_each_child(&self, pegs: u64, f: impl FnMut(u64, u64)) {
-        self.for_each_child_of(pegs, self.images_of(pegs).as_ref(), f);
-    }
-
-    /// [`Space::for_each_child`] with the parent's [images](Space::images_of) at hand: a
-    /// symmetry permutes bits, so the child's images are the parent's xor the jump's.
+    /// The canonical form of every child of `pegs`: `f(holes of the jump, canonical child)`,
+    /// with the parent's [images](Space::images_of) at hand: a symmetry permutes bits, so the
+    /// child's images are the parent's xor the jump's.
     #[inline]
     pub(crate) fn for_each_child_of(
         &self,

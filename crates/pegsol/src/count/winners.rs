@@ -266,18 +266,12 @@ fn winners_from(
     let holes = space.layout.holes();
     let total = (problem.start().count() - finish.count()) as usize;
     let middle = total / 2;
-    // Whether `k` (a position after `depth` jumps) can reach the finish.
-    let wins = |k: u64, depth: usize| {
-        dual.get(total - depth).is_some_and(|level| {
-            let c = space.canonical(holes ^ k);
-            level.binary_search_by_key(&rank(c), |&x| rank(x)).is_ok()
-        })
-    };
+    // The middle's winners: reachable from the start, and complements of positions the dual
+    // game reaches.
     let mut winners: Winners = vec![Vec::new(); total + 1];
-    winners[middle] = forward[middle]
-        .par_iter()
-        .copied()
-        .filter(|&k| wins(k, middle))
+    winners[middle] = middle_pairs(space, &forward[middle], &dual[total - middle])
+        .into_iter()
+        .map(|(i, _)| forward[middle][i as usize])
         .collect();
     // Towards the start: parents of winners that are reachable.
     for depth in (0..middle).rev() {
@@ -285,25 +279,33 @@ fn winners_from(
         let parents = parents_of(&winners[depth + 1], pegs, space)?;
         winners[depth] = intersect_sorted(&parents, &forward[depth]);
     }
-    // Towards the finish: children of winners that can still win.
-    for depth in middle + 1..=total {
+    // Towards the finish: a position `d` jumps in wins exactly when its complement is a
+    // winner of the dual game `total - d` jumps in (reachable there, and its complement
+    // reachable here). The dual game's winners below the middle come as the start's do:
+    // parents of the next level's winners that the dual levels hold, from the complements of
+    // the middle's winners. No child is expanded and nothing is looked up per child.
+    let complements = |level: &[u64]| -> Vec<u64> {
+        let mut out: Vec<u64> = level
+            .par_iter()
+            .map(|&k| space.canonical(holes ^ k))
+            .collect();
+        out.par_sort_unstable_by_key(|&k| rank(k));
+        out
+    };
+    let dual_depth = total - middle;
+    let dual_pegs = holes.count_ones() - finish.count();
+    let mut dual_winners: Vec<Vec<u64>> = vec![Vec::new(); dual_depth + 1];
+    dual_winners[dual_depth] = complements(&winners[middle]);
+    for e in (0..dual_depth).rev() {
         if deadline.is_some_and(|d| Instant::now() > d) {
             return Err(CountError::Timeout);
         }
-        let mut children: Vec<u64> = winners[depth - 1]
-            .par_iter()
-            .flat_map_iter(|&w| {
-                let mut out = Vec::new();
-                space.for_each_child(w, |_, child| out.push(child));
-                out
-            })
-            .collect();
-        children.par_sort_unstable_by_key(|&k| rank(k));
-        children.dedup();
-        winners[depth] = children
-            .into_par_iter()
-            .filter(|&k| wins(k, depth))
-            .collect();
+        let pegs = dual_pegs - e as u32 - 1;
+        let parents = parents_of(&dual_winners[e + 1], pegs, space)?;
+        dual_winners[e] = intersect_sorted(&parents, &dual[e]);
+    }
+    for depth in middle + 1..=total {
+        winners[depth] = complements(&dual_winners[total - depth]);
     }
     let pegs = problem.start().count();
     Ok(winners
@@ -311,6 +313,32 @@ fn winners_from(
         .enumerate()
         .map(|(depth, w)| space.to_board(w, pegs - depth as u32, canon))
         .collect())
+}
+
+/// The middle level's meeting: the pairs `(i, j)` where the complement of `forward[i]` is
+/// `dual[j]` up to symmetry, in increasing `i`. Both levels are in [`rank`] order; the
+/// complements are canonicalised in parallel, sorted, and merged with the dual level in one
+/// pass, which touches memory in order where a search per key would miss the cache each time.
+fn middle_pairs(space: &Space, forward: &[u64], dual: &[u64]) -> Vec<(u32, u32)> {
+    let holes = space.layout.holes();
+    let mut complements: Vec<(u64, u32)> = forward
+        .par_iter()
+        .enumerate()
+        .map(|(i, &k)| (rank(space.canonical(holes ^ k)), i as u32))
+        .collect();
+    complements.par_sort_unstable_by_key(|&(r, _)| r);
+    let mut pairs = Vec::new();
+    let mut j = 0;
+    for &(r, i) in &complements {
+        while j < dual.len() && rank(dual[j]) < r {
+            j += 1;
+        }
+        if j < dual.len() && rank(dual[j]) == r {
+            pairs.push((i, j as u32));
+        }
+    }
+    pairs.par_sort_unstable();
+    pairs
 }
 
 /// The canonical parents of `winners` (keys of positions with `pegs` pegs): every position one
@@ -462,19 +490,15 @@ pub(crate) fn solutions_meeting(
             .map_or((&forward, &fcounts), |(l, c)| (l, c));
         let (keys, counts) = (&forward[middle], &fcounts[middle]);
         let (dkeys, dcounts) = (&dual[total - middle], &dcounts[total - middle]);
-        let solutions = keys
-            .par_iter()
-            .zip(counts.par_iter())
-            .map(|(&k, &t)| -> Result<u128, CountError> {
-                let c = space.canonical(holes ^ k);
-                let Ok(i) = dkeys.binary_search_by_key(&rank(c), |&x| rank(x)) else {
-                    return Ok(0);
-                };
+        let solutions = middle_pairs(&space, keys, dkeys)
+            .into_par_iter()
+            .map(|(i, j)| -> Result<u128, CountError> {
+                let (k, t) = (keys[i as usize], counts[i as usize]);
                 let orbit = u128::from(space.orbit(k));
                 // Every position of the orbit has as many paths: the division is exact.
                 debug_assert_eq!(t % orbit, 0);
                 (t / orbit)
-                    .checked_mul(dcounts[i])
+                    .checked_mul(dcounts[j as usize])
                     .ok_or(CountError::Overflow)
             })
             .try_reduce(|| 0, |a, b| a.checked_add(b).ok_or(CountError::Overflow))?;
