@@ -97,39 +97,7 @@ pub(crate) enum Command {
         json: bool,
     },
     /// Count the whole game: positions per level, winning positions, solutions and games.
-    Count {
-        #[command(flatten)]
-        setup: Setup,
-        /// Holes that must hold the final pegs, or `any` (default as for `solve`).
-        #[arg(long)]
-        finish: Option<String>,
-        /// Worker threads, 1 to 1024 (default: all cores).
-        #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
-        threads: Option<u16>,
-        /// Memory budget for the stored levels, in MB.
-        #[arg(long, default_value_t = 8192, value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
-        max_memory: u64,
-        /// Time budget in seconds: stop at the first level boundary (or slice of a spilled
-        /// level) after it (exit 3).
-        #[arg(long)]
-        timeout: Option<f64>,
-        /// Spill to this directory when a level's children would not fit in --max-memory
-        /// (sorted runs merged on disk; the files are removed at the end).
-        #[arg(long, value_name = "DIR")]
-        spill: Option<std::path::PathBuf>,
-        /// Prune with pagoda functions: positions that cannot reach the finish are dropped.
-        /// Solutions and winning positions stay exact; positions, dead ends and games are then
-        /// those of the pruned tree.
-        #[arg(long)]
-        pagoda: bool,
-        /// Count only the solutions and the winning positions, by meeting in the middle
-        /// (the finish must be one position): far faster than the whole game.
-        #[arg(long, conflicts_with_all = ["pagoda", "spill"])]
-        solutions: bool,
-        /// Print one JSON object.
-        #[arg(long)]
-        json: bool,
-    },
+    Count(CountArgs),
     /// Prove a problem impossible with a certificate a person or a short program can check:
     /// position classes, then a signed pagoda function found by linear programming, then a
     /// search certificate (a set of positions closed under jumps). Exit 1 when refuted, 0
@@ -298,4 +266,44 @@ pub(crate) fn timeout_of(seconds: Option<f64>) -> Result<Option<Duration>> {
         }
         s => Ok(s.map(|s| Duration::from_secs_f64(s.min(1e9)))),
     }
+}
+
+/// The arguments of `pegsol count`.
+#[derive(Args)]
+pub(crate) struct CountArgs {
+    #[command(flatten)]
+    pub setup: Setup,
+    /// Holes that must hold the final pegs, or `any` (default as for `solve`).
+    #[arg(long)]
+    pub finish: Option<String>,
+    /// Worker threads, 1 to 1024 (default: all cores).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads: Option<u16>,
+    /// Memory budget for the stored levels, in MB.
+    #[arg(long, default_value_t = 8192, value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
+    pub max_memory: u64,
+    /// Time budget in seconds: stop at the first level boundary (or slice of a spilled
+    /// level) after it (exit 3).
+    #[arg(long)]
+    pub timeout: Option<f64>,
+    /// Spill to this directory when a level's children would not fit in --max-memory
+    /// (sorted runs merged on disk; the files are removed at the end).
+    #[arg(long, value_name = "DIR")]
+    pub spill: Option<std::path::PathBuf>,
+    /// Prune with pagoda functions: positions that cannot reach the finish are dropped.
+    /// Solutions and winning positions stay exact; positions, dead ends and games are then
+    /// those of the pruned tree.
+    #[arg(long)]
+    pub pagoda: bool,
+    /// Count only the solutions and the winning positions, by meeting in the middle
+    /// (the finish must be one position): far faster than the whole game.
+    #[arg(long, conflicts_with_all = ["pagoda", "spill"])]
+    pub solutions: bool,
+    /// With --solutions: every single vacancy (one per symmetry class) to every single-peg
+    /// finish of its class, as a table (or JSON).
+    #[arg(long, requires = "solutions", conflicts_with = "finish")]
+    pub every_vacancy: bool,
+    /// Print one JSON object.
+    #[arg(long)]
+    pub json: bool,
 }

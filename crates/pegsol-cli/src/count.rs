@@ -379,3 +379,172 @@ pub(crate) fn solutions(
     );
     Ok(0)
 }
+
+/// `pegsol count`: the whole game, the solutions alone, or the solutions of every vacancy.
+pub(crate) fn dispatch(a: crate::cli::CountArgs) -> Result<u8> {
+    let max_memory = (a.max_memory as usize).saturating_mul(1 << 20);
+    let timeout = crate::cli::timeout_of(a.timeout)?;
+    match (a.solutions, a.every_vacancy) {
+        (true, true) => every_vacancy(&a.setup.board, a.threads, max_memory, timeout, a.json),
+        (true, false) => solutions(
+            &a.setup,
+            a.finish.as_deref(),
+            a.threads,
+            max_memory,
+            timeout,
+            a.json,
+        ),
+        (false, _) => run(
+            &a.setup,
+            a.finish.as_deref(),
+            a.threads,
+            pegsol::count::CountOptions {
+                max_memory,
+                pagoda: a.pagoda,
+                spill: a.spill,
+                timeout,
+                ..pegsol::count::CountOptions::default()
+            },
+            a.json,
+        ),
+    }
+}
+
+/// One row of `count --solutions --every-vacancy`.
+#[derive(Serialize)]
+struct VacancyRow {
+    empty: String,
+    finish: String,
+    /// The (vacancy, finish) pairs this row stands for under the board's symmetries.
+    pairs: u64,
+    /// `None` when the budget ran out (see `undecided`).
+    solutions: Option<u128>,
+    winning_positions: Option<u64>,
+    millis: u64,
+    /// Why the row is undecided, if it is.
+    undecided: Option<String>,
+}
+
+/// `pegsol count BOARD --solutions --every-vacancy`: the solutions of every single vacancy to
+/// every single-peg finish in its position class, one representative per symmetry class.
+pub(crate) fn every_vacancy(
+    board: &str,
+    threads: Option<u16>,
+    max_memory: usize,
+    timeout: Option<std::time::Duration>,
+    json: bool,
+) -> Result<u8> {
+    let board = std::sync::Arc::new(crate::common::load_board(board)?);
+    let threads = threads.map_or_else(rayon::current_num_threads, usize::from);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .context("cannot start the worker threads")?;
+    let (_, pairs) = pegsol::catalog::problems(&board, pegsol::catalog::Finishes::Single);
+    let classes = board.classes();
+    let began = std::time::Instant::now();
+    let todo: Vec<_> = pairs
+        .iter()
+        .filter_map(|p| {
+            let f = p.finish?;
+            let start = board.holes().without(p.empty);
+            (classes.class_of(f.bit()) == classes.class_of(start)).then_some((p, f, start))
+        })
+        .collect();
+    let bar = crate::common::spinner("counting every vacancy");
+    let mut rows = Vec::new();
+    for (k, (p, f, start)) in todo.iter().enumerate() {
+        if let Some(bar) = &bar {
+            bar.set_message(format!(
+                "counting: {} of {}, {} to {}",
+                k + 1,
+                todo.len(),
+                board.label(p.empty),
+                board.label(*f)
+            ));
+        }
+        let problem = pegsol::Problem::new(board.clone(), *start, pegsol::Finish::Holes(f.bit()))?;
+        let row = |solutions, winning, millis, undecided| VacancyRow {
+            empty: board.label(p.empty),
+            finish: board.label(*f),
+            pairs: p.equivalent,
+            solutions,
+            winning_positions: winning,
+            millis,
+            undecided,
+        };
+        let started = std::time::Instant::now();
+        match pool.install(|| pegsol::count::count_solutions(&problem, max_memory, timeout)) {
+            Ok(Some(s)) => rows.push(row(Some(s.solutions), Some(s.winning()), s.millis, None)),
+            Ok(None) => {}
+            // A problem past the budget is reported and the table goes on.
+            Err(
+                e @ (pegsol::count::CountError::Memory { .. } | pegsol::count::CountError::Timeout),
+            ) => {
+                let millis = started.elapsed().as_millis() as u64;
+                rows.push(row(None, None, millis, Some(advice(&e))));
+            }
+            Err(e) => bail!(
+                "{} to {}: {}",
+                board.label(p.empty),
+                board.label(*f),
+                advice(&e)
+            ),
+        }
+    }
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    let millis = began.elapsed().as_millis() as u64;
+    let code = if rows.iter().any(|r| r.undecided.is_some()) {
+        UNDECIDED
+    } else {
+        0
+    };
+    if json {
+        print_json(&serde_json::json!({
+            "board": board.name(),
+            "method": "meeting in the middle",
+            "rows": rows,
+            "millis": millis,
+            "peak_memory_mb": pegsol::count::peak_memory_mb(),
+        }));
+        return Ok(code);
+    }
+    println!(
+        "board {} ({} holes): solutions from every single vacancy to every single-peg finish of its class (one row per symmetry class; pairs: how many it stands for)",
+        board.name(),
+        board.hole_count()
+    );
+    println!(
+        "{:<7} {:<7} {:>5} {:>28} {:>14} {:>9}",
+        "empty", "finish", "pairs", "solutions", "winning", "seconds"
+    );
+    for r in &rows {
+        match (r.solutions, r.winning_positions, &r.undecided) {
+            (Some(s), Some(w), _) => println!(
+                "{:<7} {:<7} {:>5} {:>28} {:>14} {:>9.2}",
+                r.empty,
+                r.finish,
+                r.pairs,
+                s,
+                w,
+                r.millis as f64 / 1000.0
+            ),
+            (_, _, why) => println!(
+                "{:<7} {:<7} {:>5} undecided within budget: {}",
+                r.empty,
+                r.finish,
+                r.pairs,
+                why.as_deref().unwrap_or("")
+            ),
+        }
+    }
+    println!(
+        "{} problems in {:.1} s on {threads} threads, peak memory {} MB",
+        rows.len(),
+        millis as f64 / 1000.0,
+        pegsol::count::peak_memory_mb()
+    );
+    Ok(code)
+}

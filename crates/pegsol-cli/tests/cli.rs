@@ -1211,3 +1211,28 @@ fn count_solutions_by_meeting() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("one position"));
 }
+
+#[test]
+fn solutions_of_every_vacancy() {
+    let o = pegsol(&[
+        "count",
+        "triangle5",
+        "--solutions",
+        "--every-vacancy",
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    let v = json(&o);
+    let rows = v["rows"].as_array().unwrap();
+    let of = |e: &str, f: &str| {
+        rows.iter()
+            .find(|r| r["empty"] == e && r["finish"] == f)
+            .unwrap_or_else(|| panic!("no row {e} {f}"))["solutions"]
+            .as_u64()
+            .unwrap()
+    };
+    // From the corner a1: a1, a4 and its mirror d4, c5 (b3 is never reached); together the
+    // published 29,760 solutions to one peg anywhere.
+    assert_eq!(of("a1", "a1") + 2 * of("a1", "a4") + of("a1", "c5"), 29_760);
+    assert_eq!(of("a1", "b3"), 0);
+}
