@@ -184,7 +184,7 @@ pub(crate) fn run(
             }
             return Ok(UNDECIDED);
         }
-        Err(e) => bail!("{}", advice(&e)),
+        Err(e) => return Err(failure(e)),
     };
     let millis = began.elapsed().as_millis() as u64;
     if json {
@@ -277,6 +277,15 @@ pub(crate) fn remove_scratch_on_signal(dir: &Path) -> Result<()> {
     .context("cannot install the signal handler that removes scratch files")
 }
 
+/// A count's error for `main`: an internal one as the library's typed error (exit 70), the
+/// others with the flag that addresses them.
+fn failure(e: pegsol::count::CountError) -> anyhow::Error {
+    match e {
+        pegsol::count::CountError::Internal(what) => pegsol::Error::Internal(what).into(),
+        e => anyhow::anyhow!(advice(&e)),
+    }
+}
+
 /// A count's error with the flag that addresses it: the library names no flags.
 fn advice(e: &pegsol::count::CountError) -> String {
     use pegsol::count::CountError;
@@ -284,7 +293,7 @@ fn advice(e: &pegsol::count::CountError) -> String {
         CountError::Memory { .. } => "raise --max-memory MB, or give --spill DIR",
         CountError::Timeout => "raise --timeout S",
         CountError::Io(_) => "check the directory given to --spill",
-        CountError::Overflow => return e.to_string(),
+        CountError::Overflow | CountError::Internal(_) => return e.to_string(),
     };
     format!("{e} ({fix})")
 }
@@ -339,7 +348,7 @@ pub(crate) fn solutions(
             println!("undecided within budget: {}", advice(&e));
             return Ok(UNDECIDED);
         }
-        Err(e) => bail!("{}", advice(&e)),
+        Err(e) => return Err(failure(e)),
     };
     if json {
         print_json(&SolutionsAnswer {
@@ -484,12 +493,10 @@ pub(crate) fn every_vacancy(
                 let millis = started.elapsed().as_millis() as u64;
                 rows.push(row(None, None, millis, Some(advice(&e))));
             }
-            Err(e) => bail!(
-                "{} to {}: {}",
-                board.label(p.empty),
-                board.label(*f),
-                advice(&e)
-            ),
+            Err(e) => {
+                let what = format!("{} to {}", board.label(p.empty), board.label(*f));
+                return Err(failure(e).context(what));
+            }
         }
     }
     if let Some(bar) = &bar {

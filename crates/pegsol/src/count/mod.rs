@@ -149,6 +149,8 @@ pub enum CountError {
     Timeout,
     /// Reading or writing a spill file failed.
     Io(String),
+    /// A figure that failed its own check (a bug, never an answer).
+    Internal(&'static str),
 }
 
 impl std::fmt::Display for CountError {
@@ -162,6 +164,7 @@ impl std::fmt::Display for CountError {
             CountError::Overflow => write!(f, "a path count passed 2^128"),
             CountError::Timeout => write!(f, "the time budget ran out; allow more time"),
             CountError::Io(e) => write!(f, "spill file: {e}; check the spill directory"),
+            CountError::Internal(what) => write!(f, "internal error: {what}; please report it"),
         }
     }
 }

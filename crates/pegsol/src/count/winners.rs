@@ -495,8 +495,13 @@ pub(crate) fn solutions_meeting(
             .map(|(i, j)| -> Result<u128, CountError> {
                 let (k, t) = (keys[i as usize], counts[i as usize]);
                 let orbit = u128::from(space.orbit(k));
-                // Every position of the orbit has as many paths: the division is exact.
-                debug_assert_eq!(t % orbit, 0);
+                // Every position of the orbit has as many paths: the division is exact, and
+                // a remainder is a bug, never rounded away.
+                if t % orbit != 0 {
+                    return Err(CountError::Internal(
+                        "a path count not shared evenly by its orbit",
+                    ));
+                }
                 (t / orbit)
                     .checked_mul(dcounts[j as usize])
                     .ok_or(CountError::Overflow)

@@ -73,6 +73,7 @@ impl WinningSet {
             Err(CountError::Timeout | CountError::Memory { .. }) => Ok(None),
             Err(CountError::Overflow) => Err(Error::CountOverflow),
             Err(CountError::Io(e)) => Err(Error::Io(e)),
+            Err(CountError::Internal(what)) => Err(Error::Internal(what)),
         }
     }
 
@@ -135,6 +136,7 @@ pub fn fewest_moves_by_winning_set(problem: &Problem, limits: &Limits) -> Result
         Err(CountError::Memory { .. }) => return Ok(report(undecided(Budget::Memory), lower, 0)),
         Err(CountError::Overflow) => return Err(Error::CountOverflow),
         Err(CountError::Io(e)) => return Err(Error::Io(e)),
+        Err(CountError::Internal(what)) => return Err(Error::Internal(what)),
     };
     let classes = winners.iter().map(|l| l.len() as u64).sum();
     let Some(tables) = Tables::new(problem, &canon, winners, deadline) else {
