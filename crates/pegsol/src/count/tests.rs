@@ -3,7 +3,8 @@ use crate::board::Board;
 use crate::count::forward::{expand, Kept, Step};
 use crate::count::packed::{rank, Spread};
 use crate::count::winners::{
-    backward, intersect_run, intersect_sorted, levels, self_dual_winners, winners_meeting, Winners,
+    backward, intersect_run, intersect_sorted, levels_counted, self_dual_winners, winners_meeting,
+    Winners,
 };
 use crate::problem::Finish;
 use crate::space::{group_of, Dense};
@@ -80,13 +81,14 @@ fn self_dual_winners_match_the_backward_pass() {
             let odd = b.holes().count() % 2 == 1;
             assert_eq!(space.fold != 0, fold && dual && odd, "{name} {empty}");
             let jumps = (start.count() - target.count()) as usize;
-            let levels = levels(
+            let (levels, _) = levels_counted(
                 &space,
                 space.key(start),
                 start.count(),
                 jumps,
                 usize::MAX,
                 None,
+                false,
             )
             .unwrap();
             let boards = |sets: &[Vec<u64>]| -> Vec<Vec<u64>> {

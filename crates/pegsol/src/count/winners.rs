@@ -220,58 +220,114 @@ pub(super) fn meet(
     max_memory: usize,
     deadline: Option<Instant>,
 ) -> Result<Winners, CountError> {
-    let space = Space::new(problem, true);
-    let holes = space.layout.holes();
-    let total = (problem.start().count() - finish.count()) as usize;
-    let middle = total / 2;
-    let start = space.key(problem.start());
-    let dual_start = space.canonical(holes ^ space.layout.key(finish));
-    let self_dual = dual_start == start;
-    let reach = if self_dual { total - middle } else { middle };
-    let forward = levels(
-        &space,
-        start,
-        problem.start().count(),
-        reach,
-        max_memory,
-        deadline,
-    )?;
-    let dual = if self_dual {
-        None
-    } else {
-        Some(levels(
-            &space,
-            dual_start,
-            holes.count_ones() - finish.count(),
-            total - middle,
-            max_memory,
-            deadline,
-        )?)
-    };
-    let dual = dual.as_ref().unwrap_or(&forward);
-    winners_from(problem, canon, &space, finish, &forward, dual, deadline)
+    let m = Meeting::new(problem, finish, false, max_memory, deadline)?;
+    let pairs = middle_pairs(&m.space, m.forward_middle(), m.dual_middle());
+    winners_from(problem, canon, &m, finish, &pairs, deadline)
 }
 
-/// The winners of every level from the meeting's levels: `forward` from the start to the
-/// middle (or beyond), `dual` from the finish's complement to the rest.
+/// The levels of a meeting in the middle: forward from the start, and forward in the dual game
+/// from the finish's complement, each to its side of the middle (when start and finish are
+/// complements the dual levels are the forward ones, computed once), with their path counts
+/// when asked.
+struct Meeting {
+    space: Space,
+    total: usize,
+    middle: usize,
+    forward: Vec<Vec<u64>>,
+    forward_counts: PathCounts,
+    /// `None` when the problem is its own dual.
+    dual: Option<(Vec<Vec<u64>>, PathCounts)>,
+}
+
+impl Meeting {
+    /// The levels, each side within `side_memory` bytes.
+    fn new(
+        problem: &Problem,
+        finish: Bits,
+        counted: bool,
+        side_memory: usize,
+        deadline: Option<Instant>,
+    ) -> Result<Meeting, CountError> {
+        let space = Space::new(problem, true);
+        let holes = space.layout.holes();
+        let total = (problem.start().count() - finish.count()) as usize;
+        let middle = total / 2;
+        let start = space.key(problem.start());
+        let dual_start = space.canonical(holes ^ space.layout.key(finish));
+        let self_dual = dual_start == start;
+        let reach = if self_dual { total - middle } else { middle };
+        let (forward, forward_counts) = levels_counted(
+            &space,
+            start,
+            problem.start().count(),
+            reach,
+            side_memory,
+            deadline,
+            counted,
+        )?;
+        let dual = if self_dual {
+            None
+        } else {
+            Some(levels_counted(
+                &space,
+                dual_start,
+                holes.count_ones() - finish.count(),
+                total - middle,
+                side_memory,
+                deadline,
+                counted,
+            )?)
+        };
+        Ok(Meeting {
+            space,
+            total,
+            middle,
+            forward,
+            forward_counts,
+            dual,
+        })
+    }
+
+    /// The dual game's levels.
+    fn dual_levels(&self) -> &[Vec<u64>] {
+        self.dual.as_ref().map_or(&self.forward, |d| &d.0)
+    }
+
+    fn forward_middle(&self) -> &[u64] {
+        &self.forward[self.middle]
+    }
+
+    /// The dual level that meets the forward middle.
+    fn dual_middle(&self) -> &[u64] {
+        &self.dual_levels()[self.total - self.middle]
+    }
+
+    /// Path counts of the dual level that meets the forward middle.
+    fn dual_middle_counts(&self) -> &[u128] {
+        let counts = self.dual.as_ref().map_or(&self.forward_counts, |d| &d.1);
+        &counts[self.total - self.middle]
+    }
+}
+
+/// The winners of every level from the meeting's levels, given the middle's `pairs`
+/// ([`middle_pairs`] of the forward middle and the dual level it meets).
 fn winners_from(
     problem: &Problem,
     canon: &Canonicalizer,
-    space: &Space,
+    m: &Meeting,
     finish: Bits,
-    forward: &[Vec<u64>],
-    dual: &[Vec<u64>],
+    pairs: &[(u32, u32)],
     deadline: Option<Instant>,
 ) -> Result<Winners, CountError> {
+    let (space, forward, dual) = (&m.space, &m.forward, m.dual_levels());
     let holes = space.layout.holes();
-    let total = (problem.start().count() - finish.count()) as usize;
-    let middle = total / 2;
+    let (total, middle) = (m.total, m.middle);
     // The middle's winners: reachable from the start, and complements of positions the dual
     // game reaches.
     let mut winners: Winners = vec![Vec::new(); total + 1];
-    winners[middle] = middle_pairs(space, &forward[middle], &dual[total - middle])
-        .into_iter()
-        .map(|(i, _)| forward[middle][i as usize])
+    winners[middle] = pairs
+        .iter()
+        .map(|&(i, _)| forward[middle][i as usize])
         .collect();
     // Towards the start: parents of winners that are reachable.
     for depth in (0..middle).rev() {
@@ -356,24 +412,12 @@ pub(super) fn parents_of(
     Ok(out.keys)
 }
 
-/// The representatives of levels `0..=depth` from one start (the key of a position with
-/// `pegs` pegs), each in [`rank`] order.
-pub(super) fn levels(
-    space: &Space,
-    start: u64,
-    pegs: u32,
-    depth: usize,
-    max_memory: usize,
-    deadline: Option<Instant>,
-) -> Result<Vec<Vec<u64>>, CountError> {
-    levels_counted(space, start, pegs, depth, max_memory, deadline, false).map(|(l, _)| l)
-}
-
 /// Each level's path counts, beside its keys.
 type PathCounts = Vec<Vec<u128>>;
 
-/// [`levels`], with each level's path counts when `counted` (else none: ones in their place
-/// keep the children narrow). A count `T(R)` is the number of jump sequences from the start
+/// The representatives of levels `0..=depth` from one start (the key of a position with
+/// `pegs` pegs), each in [`rank`] order, with each level's path counts when `counted` (else
+/// none: ones in their place keep the children narrow). A count `T(R)` is the number of jump sequences from the start
 /// to any position of the orbit `R`.
 pub(super) fn levels_counted(
     space: &Space,
@@ -454,47 +498,15 @@ pub(crate) fn solutions_meeting(
         return None;
     };
     Some((|| {
-        let space = Space::new(problem, true);
-        let holes = space.layout.holes();
-        let total = (problem.start().count() - finish.count()) as usize;
-        let middle = total / 2;
-        let start = space.key(problem.start());
-        let dual_start = space.canonical(holes ^ space.layout.key(finish));
-        // When start and finish are complements, the dual levels are the forward ones.
-        let self_dual = dual_start == start;
-        let reach = if self_dual { total - middle } else { middle };
-        let (forward, fcounts) = levels_counted(
-            &space,
-            start,
-            problem.start().count(),
-            reach,
-            max_memory / 2,
-            deadline,
-            true,
-        )?;
-        let dual_levels = if self_dual {
-            None
-        } else {
-            Some(levels_counted(
-                &space,
-                dual_start,
-                holes.count_ones() - finish.count(),
-                total - middle,
-                max_memory / 2,
-                deadline,
-                true,
-            )?)
-        };
-        let (dual, dcounts) = dual_levels
-            .as_ref()
-            .map_or((&forward, &fcounts), |(l, c)| (l, c));
-        let (keys, counts) = (&forward[middle], &fcounts[middle]);
-        let (dkeys, dcounts) = (&dual[total - middle], &dcounts[total - middle]);
-        let solutions = middle_pairs(&space, keys, dkeys)
-            .into_par_iter()
-            .map(|(i, j)| -> Result<u128, CountError> {
+        let m = Meeting::new(problem, finish, true, max_memory / 2, deadline)?;
+        let (keys, counts) = (m.forward_middle(), &m.forward_counts[m.middle]);
+        let dcounts = m.dual_middle_counts();
+        let pairs = middle_pairs(&m.space, keys, m.dual_middle());
+        let solutions = pairs
+            .par_iter()
+            .map(|&(i, j)| -> Result<u128, CountError> {
                 let (k, t) = (keys[i as usize], counts[i as usize]);
-                let orbit = u128::from(space.orbit(k));
+                let orbit = u128::from(m.space.orbit(k));
                 // Every position of the orbit has as many paths: the division is exact, and
                 // a remainder is a bug, never rounded away.
                 if t % orbit != 0 {
@@ -507,7 +519,7 @@ pub(crate) fn solutions_meeting(
                     .ok_or(CountError::Overflow)
             })
             .try_reduce(|| 0, |a, b| a.checked_add(b).ok_or(CountError::Overflow))?;
-        let winners = winners_from(problem, canon, &space, finish, &forward, dual, deadline)?;
+        let winners = winners_from(problem, canon, &m, finish, &pairs, deadline)?;
         Ok((solutions, winners))
     })())
 }
