@@ -1,16 +1,18 @@
-//! `pegsol army`: the Solitaire Army (Conway's soldiers).
+//! `pegsol army`: the Solitaire Army (Conway's soldiers) on every lattice.
 
 use anyhow::{bail, Result};
-use pegsol::army::{smallest_army, ArmyError, Cell};
+use pegsol::army::{smallest_army, ArmyError, ArmyOptions, ArmySolution, Cell, Window};
+use pegsol::Lattice;
 use serde::Serialize;
 
-use crate::cli::timeout_of;
+use crate::cli::{timeout_of, ArmyArgs};
 use crate::common::{print_json, spinner, IMPOSSIBLE, UNDECIDED};
 
 /// The answer of `army --json`: the army found (cells as `[x, y]`, jumps as `[from, over,
-/// to]`), Conway's proof that none exists, or how far the search got.
+/// to]`), the proof that none exists, or how far the search got.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub(crate) struct ArmyAnswer {
+    pub lattice: &'static str,
     pub row: u32,
     /// `found`, `impossible` or `undecided`.
     pub status: &'static str,
@@ -22,6 +24,10 @@ pub(crate) struct ArmyAnswer {
     pub army: Vec<Cell>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub jumps: Vec<[Cell; 3]>,
+    /// The window searched: `{"half_width", "below"}`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub window: Option<WindowView>,
+    /// The pagoda bound: no army of fewer men, on the infinite board.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pagoda_bound: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -30,116 +36,203 @@ pub(crate) struct ArmyAnswer {
     pub millis: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub proof: Option<String>,
+    /// The half plane's total under the proof's weights, exactly `[p, q]` for `p + q sigma`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub half_plane_total: Option<[i128; 2]>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ruled_out_below: Option<u32>,
 }
 
+/// A window as JSON.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub(crate) struct WindowView {
+    pub half_width: i32,
+    pub below: i32,
+}
+
 impl ArmyAnswer {
-    fn new(row: u32, status: &'static str) -> ArmyAnswer {
+    fn new(lattice: Lattice, row: u32, status: &'static str) -> ArmyAnswer {
         ArmyAnswer {
+            lattice: lattice.name(),
             row,
             status,
             men: None,
             minimal: None,
             army: Vec::new(),
             jumps: Vec::new(),
+            window: None,
             pagoda_bound: None,
             nodes: None,
             millis: None,
             proof: None,
+            half_plane_total: None,
             ruled_out_below: None,
         }
     }
 }
 
-pub(crate) fn run(row: u32, timeout: Option<f64>, json: bool) -> Result<u8> {
-    let timeout = timeout_of(timeout)?;
+/// The window the search will use: the default for the lattice and row, with the flags'
+/// changes.
+fn window_of(a: &ArmyArgs) -> Window {
+    let mut w = Window::default_for(a.lattice, a.row);
+    if let Some(width) = a.width {
+        w.half_width = width as i32;
+    }
+    if let Some(below) = a.below {
+        w.below = below as i32;
+    }
+    w
+}
+
+pub(crate) fn run(a: &ArmyArgs) -> Result<u8> {
+    let timeout = timeout_of(a.timeout)?;
+    let window = window_of(a);
+    let options = ArmyOptions {
+        window: Some(window),
+        timeout,
+        max_memory: (a.max_memory as usize).saturating_mul(1 << 20),
+    };
     let started = std::time::Instant::now();
-    let bar = spinner(&format!("searching armies for row {row}"));
-    let result = smallest_army(row, timeout);
+    let bar = spinner(&format!("searching {} armies for row {}", a.lattice, a.row));
+    let result = smallest_army(a.lattice, a.row, &options, &|men, nodes| {
+        if let Some(bar) = &bar {
+            bar.set_message(format!(
+                "{} army, row {}: trying {men} men, {nodes} positions searched",
+                a.lattice, a.row
+            ));
+        }
+    });
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
+    let millis = started.elapsed().as_millis() as u64;
+    let view = WindowView {
+        half_width: window.half_width,
+        below: window.below,
+    };
     match result {
-        Ok(a) => {
-            if json {
+        Ok(s) => {
+            if a.json {
                 print_json(&ArmyAnswer {
-                    men: Some(a.men.len()),
-                    minimal: Some(a.minimal),
-                    army: a.men.clone(),
-                    jumps: a.jumps.iter().map(|&(f, o, t)| [f, o, t]).collect(),
-                    pagoda_bound: Some(a.pagoda_bound),
-                    nodes: Some(a.nodes),
-                    millis: Some(started.elapsed().as_millis() as u64),
-                    ..ArmyAnswer::new(row, "found")
+                    men: Some(s.men.len()),
+                    minimal: Some(s.minimal),
+                    army: s.men.clone(),
+                    jumps: s.jumps.iter().map(|&(f, o, t)| [f, o, t]).collect(),
+                    window: Some(view),
+                    pagoda_bound: Some(s.pagoda_bound),
+                    nodes: Some(s.nodes),
+                    millis: Some(millis),
+                    ..ArmyAnswer::new(a.lattice, a.row, "found")
                 });
-                return Ok(0);
+            } else {
+                print_army(&s, millis);
             }
-            println!(
-                "row {row}: {} men (replayed and checked); no army of {} or fewer works (exhaustive search in a window of columns -5..5, rows down to {}; the pagoda bound alone gives at least {})",
-                a.men.len(),
-                a.men.len() - 1,
-                row as i32 - 10,
-                a.pagoda_bound
-            );
-            // The army drawn, with the target: x = target, o = a man, . = empty, - = the line.
-            let (xmin, xmax) = a
-                .men
-                .iter()
-                .fold((0, 0), |(lo, hi), &(x, _)| (lo.min(x), hi.max(x)));
-            let ymin = a.men.iter().map(|&(_, y)| y).min().unwrap_or(0);
-            for y in (ymin..=row as i32).rev() {
-                let line: String = (xmin..=xmax)
-                    .map(|x| {
-                        if (x, y) == (0, row as i32) {
-                            'x'
-                        } else if a.men.contains(&(x, y)) {
-                            'o'
-                        } else {
-                            '.'
-                        }
-                    })
-                    .flat_map(|c| [c, ' '])
-                    .collect();
-                println!("{:>3} {}", y, line.trim_end());
-                if y == 1 {
-                    println!("    {}", "--".repeat((xmax - xmin + 1) as usize).trim_end());
-                }
-            }
-            let text = |(x, y): Cell| format!("({x},{y})");
-            println!("jumps:");
-            for (i, &(f, o, t)) in a.jumps.iter().enumerate() {
-                println!("{:>3}. {} over {} to {}", i + 1, text(f), text(o), text(t));
-            }
-            println!(
-                "{} positions searched, {} ms",
-                a.nodes,
-                started.elapsed().as_millis()
-            );
             Ok(0)
         }
         Err(ArmyError::Impossible(proof)) => {
-            if json {
+            if a.json {
                 print_json(&ArmyAnswer {
-                    proof: Some(proof),
-                    ..ArmyAnswer::new(row, "impossible")
+                    proof: Some(proof.text()),
+                    half_plane_total: Some([proof.total.p, proof.total.q]),
+                    ..ArmyAnswer::new(a.lattice, a.row, "impossible")
                 });
             } else {
-                println!("row {row}: impossible for any finite army (Conway, 1961)\n{proof}");
+                let who = if a.lattice == Lattice::Orthogonal {
+                    " (Conway, 1961)"
+                } else {
+                    ""
+                };
+                println!(
+                    "{} lattice, row {}: impossible for any finite army{who}\n{}",
+                    a.lattice,
+                    a.row,
+                    proof.text()
+                );
             }
             Ok(IMPOSSIBLE)
         }
         Err(ArmyError::Trivial) => bail!("--row must be at least 1"),
-        Err(ArmyError::Budget { ruled_out_below }) => {
-            if json {
+        Err(ArmyError::Window(why)) => bail!("{why} (--width, --below)"),
+        Err(ArmyError::Budget {
+            ruled_out_below,
+            nodes,
+            pagoda_bound,
+        }) => {
+            if a.json {
                 print_json(&ArmyAnswer {
                     ruled_out_below: Some(ruled_out_below),
-                    ..ArmyAnswer::new(row, "undecided")
+                    window: Some(view),
+                    pagoda_bound: Some(pagoda_bound),
+                    nodes: Some(nodes),
+                    millis: Some(millis),
+                    ..ArmyAnswer::new(a.lattice, a.row, "undecided")
                 });
             } else {
-                println!("undecided within budget: armies of fewer than {ruled_out_below} men are ruled out; raise --timeout");
+                println!(
+                    "undecided within budget: armies of fewer than {ruled_out_below} men are ruled out in the window ({}); the pagoda bound alone gives at least {pagoda_bound} on the infinite board; {nodes} positions searched; raise --timeout",
+                    window_text(view)
+                );
             }
             Ok(UNDECIDED)
         }
     }
+}
+
+fn window_text(w: WindowView) -> String {
+    format!(
+        "columns -{0}..{0} of the target's, rows down to {1} below the line",
+        w.half_width, w.below
+    )
+}
+
+/// The army drawn with its target (`x`), and its jumps.
+fn print_army(s: &ArmySolution, millis: u64) {
+    let row = s.row as i32;
+    println!(
+        "{} lattice, row {row}: {} men (replayed and checked); no army of {} or fewer works (exhaustive search in the window: {}); the pagoda bound alone gives at least {} on the infinite board",
+        s.lattice,
+        s.men.len(),
+        s.men.len() - 1,
+        window_text(WindowView {
+            half_width: s.window.half_width,
+            below: s.window.below
+        }),
+        s.pagoda_bound
+    );
+    // x = target, o = a man, . = empty; the line between rows 1 and 0. On the triangular
+    // lattice each row is drawn half a cell right of the one below.
+    let place = |(x, y): Cell| pegsol::army::across(s.lattice, (x, y), row);
+    let spots: Vec<i32> = s.men.iter().map(|&c| place(c)).chain([0]).collect();
+    let (lo, hi) = (
+        *spots.iter().min().unwrap_or(&0),
+        *spots.iter().max().unwrap_or(&0),
+    );
+    let bottom = s.men.iter().map(|&(_, y)| y).min().unwrap_or(0);
+    for y in (bottom..=row).rev() {
+        let mut line = vec![' '; (hi - lo + 1) as usize];
+        let reach = row - bottom + 2;
+        for x in lo / 2 - reach..=hi / 2 + reach {
+            let at = place((x, y));
+            if at < lo || at > hi {
+                continue;
+            }
+            line[(at - lo) as usize] = if (x, y) == (0, row) {
+                'x'
+            } else if s.men.contains(&(x, y)) {
+                'o'
+            } else {
+                '.'
+            };
+        }
+        println!("{y:>3} {}", line.iter().collect::<String>().trim_end());
+        if y == 1 {
+            println!("    {}", "-".repeat((hi - lo + 1) as usize));
+        }
+    }
+    let text = |(x, y): Cell| format!("({x},{y})");
+    println!("jumps:");
+    for (i, &(f, o, t)) in s.jumps.iter().enumerate() {
+        println!("{:>3}. {} over {} to {}", i + 1, text(f), text(o), text(t));
+    }
+    println!("{} positions searched, {millis} ms", s.nodes);
 }

@@ -131,20 +131,11 @@ pub(crate) enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// The Solitaire Army (Conway's soldiers): the fewest men on or below a line that can send
-    /// one man N rows beyond it, with a replayed line of play and a proof that no fewer work;
-    /// for row 5 and beyond, Conway's proof that no army can.
-    Army {
-        /// Rows beyond the line to reach.
-        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1000))]
-        row: u32,
-        /// Time budget in seconds.
-        #[arg(long)]
-        timeout: Option<f64>,
-        /// Print one JSON object.
-        #[arg(long)]
-        json: bool,
-    },
+    /// The Solitaire Army (Conway's soldiers) on the orthogonal, diagonal or triangular
+    /// lattice: the fewest men on or below a line that can send one man N rows beyond it,
+    /// with a replayed line of play and a proof that no fewer work (in a window); for the
+    /// rows out of reach, the pagoda proof that no army can.
+    Army(ArmyArgs),
     /// Serve the web playground: play any board in the browser with live hints and solutions,
     /// and a JSON API (`/api/solve`, `/api/ends`, `/api/check`, `/api/hint`).
     Serve {
@@ -268,6 +259,40 @@ pub(crate) fn timeout_of(seconds: Option<f64>) -> Result<Option<Duration>> {
     }
 }
 
+/// The arguments of `pegsol army`.
+#[derive(Args)]
+pub(crate) struct ArmyArgs {
+    /// Rows beyond the line to reach.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub row: u32,
+    /// The lattice: orthogonal (Conway's army), diagonal (eight directions) or triangular
+    /// (the hexagonal army, six directions).
+    #[arg(long, default_value = "orthogonal", value_parser = parse_lattice)]
+    pub lattice: pegsol::Lattice,
+    /// The window searched: columns either side of the target (default: per lattice and
+    /// row, see the README).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=200))]
+    pub width: Option<u32>,
+    /// The window searched: rows below the line it reaches down to.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=200))]
+    pub below: Option<u32>,
+    /// Time budget in seconds.
+    #[arg(long)]
+    pub timeout: Option<f64>,
+    /// Memory for the table of failed positions, in MB (a cache: cleared when full).
+    #[arg(long, default_value_t = 4096, value_parser = clap::value_parser!(u64).range(16..=1_048_576))]
+    pub max_memory: u64,
+    /// Print one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// A lattice name, checked.
+fn parse_lattice(s: &str) -> std::result::Result<pegsol::Lattice, String> {
+    s.parse()
+        .map_err(|()| format!("unknown lattice {s:?}: use orthogonal, diagonal or triangular"))
+}
+
 /// The arguments of `pegsol count`.
 #[derive(Args)]
 pub(crate) struct CountArgs {
@@ -297,10 +322,11 @@ pub(crate) struct CountArgs {
     pub pagoda: bool,
     /// Count only the solutions and the winning positions, by meeting in the middle
     /// (the finish must be one position): far faster than the whole game.
-    #[arg(long, conflicts_with_all = ["pagoda", "spill"])]
+    #[arg(long, conflicts_with = "pagoda")]
     pub solutions: bool,
     /// With --solutions: every single vacancy (one per symmetry class) to every single-peg
-    /// finish of its class, as a table (or JSON).
+    /// finish of its class, as a table (or JSON): one whole count per vacancy, whose last
+    /// level gives every end hole (--spill applies).
     #[arg(long, requires = "solutions", conflicts_with = "finish")]
     pub every_vacancy: bool,
     /// Print one JSON object.

@@ -394,7 +394,21 @@ pub(crate) fn dispatch(a: crate::cli::CountArgs) -> Result<u8> {
     let max_memory = (a.max_memory as usize).saturating_mul(1 << 20);
     let timeout = crate::cli::timeout_of(a.timeout)?;
     match (a.solutions, a.every_vacancy) {
-        (true, true) => every_vacancy(&a.setup.board, a.threads, max_memory, timeout, a.json),
+        (true, true) => every_vacancy(
+            &a.setup.board,
+            a.threads,
+            &pegsol::count::CountOptions {
+                max_memory,
+                spill: a.spill,
+                timeout,
+                ..pegsol::count::CountOptions::default()
+            },
+            a.json,
+        ),
+        (true, false) if a.spill.is_some() => bail!(
+            "--spill works with the whole count and with --every-vacancy; --solutions alone \
+             meets in the middle in memory (raise --max-memory MB)"
+        ),
         (true, false) => solutions(
             &a.setup,
             a.finish.as_deref(),
@@ -419,28 +433,62 @@ pub(crate) fn dispatch(a: crate::cli::CountArgs) -> Result<u8> {
     }
 }
 
-/// One row of `count --solutions --every-vacancy`.
-#[derive(Serialize)]
+/// One row of `count --solutions --every-vacancy`: a vacancy, a single-peg finish of its
+/// position class, and the jump sequences from the one to the other.
+#[derive(Clone, Debug, PartialEq, Serialize)]
 struct VacancyRow {
     empty: String,
     finish: String,
     /// The (vacancy, finish) pairs this row stands for under the board's symmetries.
     pairs: u64,
-    /// `None` when the budget ran out (see `undecided`).
+    /// `None` when the vacancy's count ran out of budget (see its `undecided`).
     solutions: Option<u128>,
-    winning_positions: Option<u64>,
+}
+
+/// The whole-game count of one vacancy (finish: one peg anywhere), which gives the solutions
+/// to every end hole at once.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+struct VacancyCount {
+    empty: String,
+    /// The vacancies it stands for.
+    members: Vec<String>,
+    symmetries: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    positions: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    positions_up_to_symmetry: Option<u64>,
+    /// Solutions to one peg anywhere.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    solutions: Option<u128>,
     millis: u64,
-    /// Why the row is undecided, if it is.
+    /// Why the count stopped, if it did.
+    #[serde(skip_serializing_if = "Option::is_none")]
     undecided: Option<String>,
+}
+
+/// The answer of `count --solutions --every-vacancy --json`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+struct EveryVacancyAnswer {
+    board: String,
+    holes: usize,
+    method: &'static str,
+    vacancies: Vec<VacancyCount>,
+    rows: Vec<VacancyRow>,
+    millis: u64,
+    peak_memory_mb: u64,
 }
 
 /// `pegsol count BOARD --solutions --every-vacancy`: the solutions of every single vacancy to
 /// every single-peg finish in its position class, one representative per symmetry class.
+///
+/// Each vacancy class is counted once, forward, with the finish "one peg anywhere": the last
+/// level holds every end hole with its path count, so one count answers the whole row (a
+/// meeting in the middle per finish would build as many levels for each finish). Counts
+/// spill to `options.spill` as the whole-game count does.
 pub(crate) fn every_vacancy(
     board: &str,
     threads: Option<u16>,
-    max_memory: usize,
-    timeout: Option<std::time::Duration>,
+    options: &pegsol::count::CountOptions,
     json: bool,
 ) -> Result<u8> {
     let board = std::sync::Arc::new(crate::common::load_board(board)?);
@@ -449,109 +497,187 @@ pub(crate) fn every_vacancy(
         .num_threads(threads)
         .build()
         .context("cannot start the worker threads")?;
-    let (_, pairs) = pegsol::catalog::problems(&board, pegsol::catalog::Finishes::Single);
+    let (vacancies, pairs) = pegsol::catalog::problems(&board, pegsol::catalog::Finishes::Single);
     let classes = board.classes();
     let began = std::time::Instant::now();
-    let todo: Vec<_> = pairs
+    // Vacancies whose class is that of some single peg: the others cannot end with one.
+    let todo: Vec<_> = vacancies
         .iter()
-        .filter_map(|p| {
-            let f = p.finish?;
-            let start = board.holes().without(p.empty);
-            (classes.class_of(f.bit()) == classes.class_of(start)).then_some((p, f, start))
+        .filter(|v| {
+            let start = board.holes().without(v.hole);
+            board
+                .holes()
+                .iter()
+                .any(|h| classes.class_of(h.bit()) == classes.class_of(start))
         })
         .collect();
     let bar = crate::common::spinner("counting every vacancy");
-    let mut rows = Vec::new();
-    for (k, (p, f, start)) in todo.iter().enumerate() {
+    let (mut counts, mut rows) = (Vec::new(), Vec::new());
+    for (k, v) in todo.iter().enumerate() {
+        let label = board.label(v.hole);
         if let Some(bar) = &bar {
             bar.set_message(format!(
-                "counting: {} of {}, {} to {}",
+                "counting: vacancy {} of {}, {label}",
                 k + 1,
-                todo.len(),
-                board.label(p.empty),
-                board.label(*f)
+                todo.len()
             ));
         }
-        let problem = pegsol::Problem::new(board.clone(), *start, pegsol::Finish::Holes(f.bit()))?;
-        let row = |solutions, winning, millis, undecided| VacancyRow {
-            empty: board.label(p.empty),
-            finish: board.label(*f),
-            pairs: p.equivalent,
-            solutions,
-            winning_positions: winning,
-            millis,
-            undecided,
-        };
+        let start = board.holes().without(v.hole);
+        let problem = pegsol::Problem::new(board.clone(), start, pegsol::Finish::AnyOne)?;
         let started = std::time::Instant::now();
-        match pool.install(|| pegsol::count::count_solutions(&problem, max_memory, timeout)) {
-            Ok(Some(s)) => rows.push(row(Some(s.solutions), Some(s.winning()), s.millis, None)),
-            Ok(None) => {}
-            // A problem past the budget is reported and the table goes on.
+        let result = pool.install(|| pegsol::count::count_with(&problem, options, &|_| {}));
+        let millis = started.elapsed().as_millis() as u64;
+        let mut entry = VacancyCount {
+            empty: label.clone(),
+            members: v.members.iter().map(|&h| board.label(h)).collect(),
+            symmetries: 0,
+            positions: None,
+            positions_up_to_symmetry: None,
+            solutions: None,
+            millis,
+            undecided: None,
+        };
+        let finishes = match result {
+            Ok(c) => {
+                entry.symmetries = c.symmetries;
+                entry.positions = Some(c.positions());
+                entry.positions_up_to_symmetry = Some(c.classes());
+                entry.solutions = Some(c.solutions);
+                Some(c.finishes)
+            }
+            // A vacancy past the budget is reported and the table goes on.
             Err(
                 e @ (pegsol::count::CountError::Memory { .. } | pegsol::count::CountError::Timeout),
             ) => {
-                let millis = started.elapsed().as_millis() as u64;
-                rows.push(row(None, None, millis, Some(advice(&e))));
+                entry.undecided = Some(advice(&e));
+                None
             }
-            Err(e) => {
-                let what = format!("{} to {}", board.label(p.empty), board.label(*f));
-                return Err(failure(e).context(what));
+            Err(e) => return Err(failure(e).context(format!("vacancy {label}"))),
+        };
+        for p in pairs.iter().filter(|p| p.empty == v.hole) {
+            let Some(f) = p.finish else { continue };
+            if classes.class_of(f.bit()) != classes.class_of(start) {
+                continue;
             }
+            // Every finish of the class has as many solutions (the vacancy's symmetries map
+            // one onto the other); the count lists each, and they are checked to agree.
+            let solutions = match &finishes {
+                Some(list) => {
+                    let of = |h: pegsol::Hole| {
+                        list.iter()
+                            .find(|(b, _)| *b == h.bit())
+                            .map_or(0, |&(_, n)| n)
+                    };
+                    let n = of(f);
+                    if p.finish_class.iter().any(|&g| of(g) != n) {
+                        return Err(pegsol::Error::Internal(
+                            "symmetric finishes with different solution counts",
+                        )
+                        .into());
+                    }
+                    Some(n)
+                }
+                None => None,
+            };
+            rows.push(VacancyRow {
+                empty: label.clone(),
+                finish: board.label(f),
+                pairs: p.equivalent,
+                solutions,
+            });
         }
+        counts.push(entry);
     }
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
-    let millis = began.elapsed().as_millis() as u64;
-    let code = if rows.iter().any(|r| r.undecided.is_some()) {
+    let answer = EveryVacancyAnswer {
+        board: board.name().to_string(),
+        holes: board.hole_count(),
+        method: "a forward count per vacancy, every end hole from its last level",
+        vacancies: counts,
+        rows,
+        millis: began.elapsed().as_millis() as u64,
+        peak_memory_mb: pegsol::count::peak_memory_mb(),
+    };
+    let code = if answer.vacancies.iter().any(|v| v.undecided.is_some()) {
         UNDECIDED
     } else {
         0
     };
     if json {
-        print_json(&serde_json::json!({
-            "board": board.name(),
-            "method": "meeting in the middle",
-            "rows": rows,
-            "millis": millis,
-            "peak_memory_mb": pegsol::count::peak_memory_mb(),
-        }));
+        print_json(&answer);
         return Ok(code);
     }
     println!(
         "board {} ({} holes): solutions from every single vacancy to every single-peg finish of its class (one row per symmetry class; pairs: how many it stands for)",
-        board.name(),
-        board.hole_count()
+        answer.board, answer.holes
     );
     println!(
-        "{:<7} {:<7} {:>5} {:>28} {:>14} {:>9}",
-        "empty", "finish", "pairs", "solutions", "winning", "seconds"
+        "{:<7} {:<7} {:>5} {:>30}",
+        "empty", "finish", "pairs", "solutions"
     );
-    for r in &rows {
-        match (r.solutions, r.winning_positions, &r.undecided) {
-            (Some(s), Some(w), _) => println!(
-                "{:<7} {:<7} {:>5} {:>28} {:>14} {:>9.2}",
+    for r in &answer.rows {
+        match r.solutions {
+            Some(s) => println!(
+                "{:<7} {:<7} {:>5} {:>30}",
                 r.empty,
                 r.finish,
                 r.pairs,
-                s,
-                w,
-                r.millis as f64 / 1000.0
+                group_digits(s)
             ),
-            (_, _, why) => println!(
-                "{:<7} {:<7} {:>5} undecided within budget: {}",
-                r.empty,
-                r.finish,
-                r.pairs,
+            None => println!(
+                "{:<7} {:<7} {:>5} {:>30}",
+                r.empty, r.finish, r.pairs, "undecided"
+            ),
+        }
+    }
+    println!("per vacancy (the whole game from it, one peg anywhere):");
+    println!(
+        "{:<7} {:>4} {:>16} {:>16} {:>30} {:>9}",
+        "empty", "sym", "positions", "up to symmetry", "solutions", "seconds"
+    );
+    for v in &answer.vacancies {
+        match (
+            &v.undecided,
+            v.positions,
+            v.positions_up_to_symmetry,
+            v.solutions,
+        ) {
+            (None, Some(p), Some(c), Some(s)) => println!(
+                "{:<7} {:>4} {:>16} {:>16} {:>30} {:>9.1}",
+                v.empty,
+                v.symmetries,
+                group_digits(u128::from(p)),
+                group_digits(u128::from(c)),
+                group_digits(s),
+                v.millis as f64 / 1000.0
+            ),
+            (why, ..) => println!(
+                "{:<7} undecided within budget: {}",
+                v.empty,
                 why.as_deref().unwrap_or("")
             ),
         }
     }
     println!(
-        "{} problems in {:.1} s on {threads} threads, peak memory {} MB",
-        rows.len(),
-        millis as f64 / 1000.0,
-        pegsol::count::peak_memory_mb()
+        "{} vacancies in {:.1} s on {threads} threads, peak memory {} MB",
+        answer.vacancies.len(),
+        answer.millis as f64 / 1000.0,
+        answer.peak_memory_mb
     );
     Ok(code)
+}
+
+/// `n` with commas between groups of three digits.
+fn group_digits(n: u128) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() * 4 / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }

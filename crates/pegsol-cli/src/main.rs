@@ -95,7 +95,7 @@ fn run(cli: Cli) -> Result<u8> {
             (svg.as_deref(), certificate.as_deref()),
             json,
         ),
-        Command::Army { row, timeout, json } => army::run(row, timeout, json),
+        Command::Army(a) => army::run(&a),
         Command::Shortest {
             board,
             empty,

@@ -549,9 +549,52 @@ fn army_rows_and_conways_proof() {
     assert_eq!(o.status.code(), Some(1));
     let text = stdout(&o);
     assert!(text.contains("impossible for any finite army"), "{text}");
-    assert!(
-        text.contains("sigma^(5 - 5) = 1.000000 (exactly 1)"),
-        "{text}"
+    assert!(text.contains("= 1 = 1.000000 (exactly 1)"), "{text}");
+    // The other lattices: the published minima of their first rows (OEIS A125730 and
+    // A014227), and the pagoda proof past their last row.
+    for (lattice, minima, out_of_reach) in [
+        ("diagonal", [2, 3, 5, 8], "9"),
+        ("triangular", [2, 3, 5, 9], "8"),
+    ] {
+        for (row, men) in (1..).zip(minima) {
+            let row = row.to_string();
+            let o = pegsol(&["army", "--row", &row, "--lattice", lattice, "--json"]);
+            assert_eq!(o.status.code(), Some(0), "{lattice} row {row}");
+            let v = json(&o);
+            assert_eq!(
+                (v["men"].as_u64(), &v["minimal"]),
+                (Some(men), &Value::Bool(true))
+            );
+            assert_eq!(v["lattice"], lattice);
+        }
+        let o = pegsol(&[
+            "army",
+            "--row",
+            out_of_reach,
+            "--lattice",
+            lattice,
+            "--json",
+        ]);
+        assert_eq!(o.status.code(), Some(1), "{lattice}");
+        let v = json(&o);
+        assert_eq!(v["status"], "impossible");
+        assert!(v["proof"].as_str().unwrap().contains("less than 1"));
+    }
+    fails_with(
+        &["army", "--row", "3", "--lattice", "hexagonal"],
+        "unknown lattice",
+    );
+    fails_with(
+        &[
+            "army",
+            "--row",
+            "3",
+            "--lattice",
+            "diagonal",
+            "--width",
+            "30",
+        ],
+        "more than 256",
     );
     let o = pegsol(&["army", "--row", "4", "--timeout", "0.2"]);
     assert_eq!(o.status.code(), Some(3));
@@ -1235,4 +1278,24 @@ fn solutions_of_every_vacancy() {
     // published 29,760 solutions to one peg anywhere.
     assert_eq!(of("a1", "a1") + 2 * of("a1", "a4") + of("a1", "c5"), 29_760);
     assert_eq!(of("a1", "b3"), 0);
+    let a1 = v["vacancies"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["empty"] == "a1")
+        .unwrap();
+    assert_eq!(a1["solutions"], 29_760);
+    assert_eq!(a1["members"], serde_json::json!(["a1", "a5", "e5"]));
+    // The meeting in the middle agrees on a pair of the table.
+    let o = pegsol(&[
+        "count",
+        "triangle5",
+        "--empty",
+        "a1",
+        "--finish",
+        "c5",
+        "--solutions",
+        "--json",
+    ]);
+    assert_eq!(json(&o)["solutions"].as_u64(), Some(of("a1", "c5")));
 }

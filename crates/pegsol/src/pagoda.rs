@@ -170,17 +170,7 @@ impl Pagoda {
         let mut lp = Problem::new(OptimizationDirection::Maximize);
         let vars: Vec<_> = (0..n).map(|_| lp.add_var(0.0, (-1.0, 1.0))).collect();
         let z = lp.add_var(1.0, (-2.0 * n as f64, 2.0 * n as f64));
-        for j in board.jumps() {
-            lp.add_constraint(
-                [
-                    (vars[j.from().index()], 1.0),
-                    (vars[j.over().index()], 1.0),
-                    (vars[j.to().index()], -1.0),
-                ],
-                ComparisonOp::Ge,
-                0.0,
-            );
-        }
+        pagoda_conditions(&mut lp, board, &vars);
         for f in finishes {
             // total(f) - total(start) - z >= 0, with the holes in both cancelling.
             let mut terms: Vec<(microlp::Variable, f64)> = Vec::new();
@@ -249,17 +239,7 @@ impl Pagoda {
                 lp.add_var(cost, (0.0, 64.0))
             })
             .collect();
-        for j in board.jumps() {
-            lp.add_constraint(
-                [
-                    (vars[j.from().index()], 1.0),
-                    (vars[j.over().index()], 1.0),
-                    (vars[j.to().index()], -1.0),
-                ],
-                ComparisonOp::Ge,
-                0.0,
-            );
-        }
+        pagoda_conditions(&mut lp, board, &vars);
         for finish in finishes {
             let terms: Vec<_> = finish.iter().map(|h| (vars[h.index()], 1.0)).collect();
             lp.add_constraint(terms, ComparisonOp::Ge, 1.0);
@@ -425,6 +405,22 @@ fn one_dimensional(n: usize, peak: impl Fn(usize) -> bool) -> Vec<Vec<i64>> {
 fn valid_1d(s: &[i64]) -> bool {
     s.windows(3)
         .all(|w| w[0] + w[1] >= w[2] && w[2] + w[1] >= w[0])
+}
+
+/// Adds the pagoda condition `w(from) + w(over) >= w(to)` of every jump of `board` to a
+/// linear program whose variable `vars[h]` is the weight of hole `h`.
+fn pagoda_conditions(lp: &mut microlp::Problem, board: &Board, vars: &[microlp::Variable]) {
+    for j in board.jumps() {
+        lp.add_constraint(
+            [
+                (vars[j.from().index()], 1.0),
+                (vars[j.over().index()], 1.0),
+                (vars[j.to().index()], -1.0),
+            ],
+            microlp::ComparisonOp::Ge,
+            0.0,
+        );
+    }
 }
 
 #[cfg(test)]

@@ -211,7 +211,7 @@ pub(crate) fn group_of(problem: &Problem) -> Canonicalizer {
 }
 
 /// The elements of [`group_of`].
-fn group_elements(problem: &Problem) -> Vec<usize> {
+pub(crate) fn group_elements(problem: &Problem) -> Vec<usize> {
     let sym = problem.board().symmetries();
     let mut group = sym.stabilizer(problem.targets());
     group.retain(|&g| sym.apply(g, problem.start()) == problem.start());

@@ -417,3 +417,68 @@ fn solutions_by_meeting() {
     // Every finish was reached by a playout, so every problem has a solution.
     assert_eq!(solvable, random);
 }
+
+/// One count with the finish "one peg anywhere" lists every end hole with its solutions
+/// (`Count::finishes`, what `count --every-vacancy` prints): each against the brute force of
+/// `common`, hole by hole, from every vacancy of small built-in boards and from one vacancy
+/// of random boards of every lattice; and the list sums to the solutions.
+#[test]
+fn every_end_hole_from_one_count() {
+    let check = |board: &Board, oracle: &Oracle, start: Bits, what: &str| -> usize {
+        let Ok(p) = Problem::new(board, start, Finish::AnyOne) else {
+            return 0;
+        };
+        let c = count(&p, usize::MAX, &|_| {}).unwrap();
+        assert_eq!(
+            c.finishes.iter().map(|f| f.1).sum::<u128>(),
+            c.solutions,
+            "{what}"
+        );
+        let mut reached = 0;
+        for h in board.holes().iter() {
+            let truth = oracle.truth(start.raw(), |q| q == h.bit().raw());
+            let listed = c
+                .finishes
+                .iter()
+                .find(|f| f.0 == h.bit())
+                .map_or(0, |f| f.1);
+            assert_eq!(listed, truth.solutions, "end hole {h:?}: {what}");
+            reached += usize::from(listed > 0);
+        }
+        reached
+    };
+    let mut reached = 0;
+    for name in [
+        "triangle4",
+        "triangle5",
+        "rect:4x4",
+        "rect:3x5",
+        "english-diagonal",
+    ] {
+        let board = Board::builtin(name).unwrap();
+        if board.hole_count() > 20 {
+            continue;
+        }
+        let oracle = Oracle::of_board(&board);
+        for v in board.holes().iter() {
+            reached += check(&board, &oracle, board.holes().without(v), name);
+        }
+    }
+    assert!(
+        reached >= 78,
+        "{reached} end holes reached on the built-in boards"
+    );
+    let mut rng = common::Rng(0x0000_E0D5_01E5);
+    for _ in 0..150 {
+        let case = common::random_case(&mut rng);
+        let oracle = Oracle::new(case.lattice, &case.cells, Some(&case.board));
+        let holes: Vec<_> = case.board.holes().iter().collect();
+        let vacancy = holes[(rng.next() % holes.len() as u64) as usize];
+        check(
+            &case.board,
+            &oracle,
+            case.board.holes().without(vacancy),
+            &case.picture,
+        );
+    }
+}

@@ -298,6 +298,8 @@ pub(crate) fn analyse(
         symmetries: space.canon.order(),
         ..Count::default()
     };
+    // The finish classes reached, with their path counts.
+    let mut reached: Vec<(u64, u128)> = Vec::new();
     let mut used = 0usize;
     let mut level = 0u32;
     // Children per representative at the last level: the forecast for the next one.
@@ -367,6 +369,7 @@ pub(crate) fn analyse(
                             .solutions
                             .checked_add(c)
                             .ok_or(CountError::Overflow)?;
+                        reached.push((*k, c));
                     }
                 }
                 let step = Step {
@@ -469,6 +472,7 @@ pub(crate) fn analyse(
         duplication = (children as f64 / current.len().max(1) as f64).max(1.0);
         level += 1;
     }
+    result.finishes = finish_paths(problem, space, &reached, goal)?;
     let found = match self_dual_winners(problem, space, &stored, deadline)? {
         Some(found) => found,
         None => backward(problem, space, &stored, &is_target, goal, deadline)?,
@@ -484,6 +488,35 @@ pub(crate) fn analyse(
         }
     }
     Ok((result, all_winners))
+}
+
+/// Every finish position reached, with the jump sequences from the start to it: each class's
+/// count `T(R)` is shared evenly by the `|R|` positions of its orbit (the group fixes the start,
+/// so they are reached equally often); a remainder is a bug, never rounded.
+fn finish_paths(
+    problem: &Problem,
+    space: &Space,
+    reached: &[(u64, u128)],
+    pegs: u32,
+) -> Result<Vec<(Bits, u128)>, CountError> {
+    let sym = problem.board().symmetries();
+    let group = crate::space::group_elements(problem);
+    let mut out = Vec::new();
+    for &(key, paths) in reached {
+        let position = space.layout.bits(space.unfold(key, pegs));
+        let mut orbit: Vec<Bits> = group.iter().map(|&g| sym.apply(g, position)).collect();
+        orbit.sort_unstable();
+        orbit.dedup();
+        let size = orbit.len() as u128;
+        if paths % size != 0 {
+            return Err(CountError::Internal(
+                "a finish's path count not shared evenly by its orbit",
+            ));
+        }
+        out.extend(orbit.into_iter().map(|p| (p, paths / size)));
+    }
+    out.sort_unstable();
+    Ok(out)
 }
 
 /// Merges a level's runs (files of [`Dense`] indices) into files named `what` in `dir`,

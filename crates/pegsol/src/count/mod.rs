@@ -81,6 +81,10 @@ pub struct Count {
     pub solutions: u128,
     /// Distinct jump sequences played until no jump is left.
     pub games: u128,
+    /// Every finish position reached, in increasing order, with the jump sequences from the
+    /// start to it (they sum to `solutions`). With the finish "one peg anywhere" this is the
+    /// solution count of every end hole at once.
+    pub finishes: Vec<(crate::Bits, u128)>,
 }
 
 impl Count {

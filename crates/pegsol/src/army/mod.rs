@@ -1,0 +1,332 @@
+//! The Solitaire Army (Conway's soldiers) on every lattice: men start on or below a line of
+//! the infinite board; how few can send one man `N` rows beyond it?
+//!
+//! The lattice is a table entry ([`steps`], [`distance`]): the orthogonal board (Conway's army, jumps
+//! along rows and columns), the diagonal one (eight directions, OEIS A125730) and the
+//! triangular one (six directions: the hexagonal army, OEIS A014227). Rows are lattice lines
+//! on all three.
+//!
+//! # Method
+//!
+//! The search runs backwards from the single man at the target `(0, N)`: undoing a jump
+//! replaces the man on `c` by men on `a` and `b` (the jump `a` over `b` into `c`), so each undo
+//! adds one man, and an army is found when every man stands on row 0 or below. The fewest men
+//! is the fewest undos plus one, searched by iterative deepening on the number of men, with a
+//! table of failed positions (up to the mirror that fixes the target) and three lower bounds:
+//!
+//! - every man above the line needs at least one more undo;
+//! - the pagoda function `w = sigma^d`, `d` the lattice distance to the target, `sigma =
+//!   (sqrt 5 - 1) / 2` (see [`impossibility`]): an undo never lowers the total, the army's total is
+//!   at least the current one, and `k` men below the line total at most the sum of the `k`
+//!   largest weights there (on the infinite board), which bounds `k` from below. At the root
+//!   this alone shows at least 2, 4, 8, 19 men for orthogonal rows 1 to 4, and 2, 3, 5, 7,
+//!   12, 21, 40, 97 and 2, 3, 5, 8, 15, 30, 92 for the diagonal and triangular rows;
+//! - lineages: the men that end up replacing one man form an army for that man alone (other
+//!   men can only block his undos, never help them), so the men needed add up over the men
+//!   present, each needing at least the pagoda bound for his own row.
+//!
+//! The search is confined to a [`Window`] of the board; "no smaller army" is proved for lines
+//! of play inside that window. Every army found is replayed forwards by an independent
+//! checker ([`replay_army`]) before it is returned.
+//!
+//! The rows out of reach (5 and beyond on the orthogonal lattice, Conway 1961; 9 on the
+//! diagonal and 8 on the triangular one) are proved by the same pagoda function: the whole
+//! half plane totals at most 1, exactly ([`impossibility`]).
+
+mod geometry;
+mod proof;
+mod search;
+
+use std::time::{Duration, Instant};
+
+pub use geometry::{across, distance, half_plane_total, pagoda_bound, steps, Cell, Golden, SIGMA};
+pub use proof::{distance_formula, impossibility, PagodaProof};
+pub use search::Window;
+
+use search::{CellSet, Cells256, Ending, Layout, Search};
+
+use crate::Lattice;
+
+/// A jump: from, over, to.
+pub type ArmyJump = (Cell, Cell, Cell);
+
+/// The smallest army found for a row.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ArmySolution {
+    /// The lattice.
+    pub lattice: Lattice,
+    /// The row reached.
+    pub row: u32,
+    /// The men's starting cells.
+    pub men: Vec<Cell>,
+    /// The jumps, in playing order, replayed and checked.
+    pub jumps: Vec<ArmyJump>,
+    /// Whether every smaller army was ruled out (within the window).
+    pub minimal: bool,
+    /// The window searched.
+    pub window: Window,
+    /// Positions searched.
+    pub nodes: u64,
+    /// The pagoda lower bound on the men (valid on the infinite board).
+    pub pagoda_bound: u32,
+}
+
+/// Why no army came back.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ArmyError {
+    /// The row cannot be reached by any finite army: the proof.
+    Impossible(PagodaProof),
+    /// Row 0 or less: no man needs to move.
+    Trivial,
+    /// The window is too large (over 256 cells) or too small to hold the target's column.
+    Window(String),
+    /// The time budget ran out.
+    Budget {
+        /// Armies smaller than this were ruled out (within the window).
+        ruled_out_below: u32,
+        /// Positions searched.
+        nodes: u64,
+        /// The pagoda lower bound on the men (valid on the infinite board).
+        pagoda_bound: u32,
+    },
+}
+
+/// How to search.
+#[derive(Clone, Debug)]
+pub struct ArmyOptions {
+    /// The part of the board the search may use ([`Window::default_for`] when `None`).
+    pub window: Option<Window>,
+    /// Stop with [`ArmyError::Budget`] after this long.
+    pub timeout: Option<Duration>,
+    /// Bytes for the table of failed positions (it is cleared when full: a cache, not an
+    /// answer).
+    pub max_memory: usize,
+}
+
+impl Default for ArmyOptions {
+    fn default() -> ArmyOptions {
+        ArmyOptions {
+            window: None,
+            timeout: None,
+            max_memory: 4 << 30,
+        }
+    }
+}
+
+/// Replays an army's jumps forwards on the infinite board of `lattice`, from coordinates
+/// alone (the moves are written out here, not taken from the search's tables): each jump
+/// moves two cells along a line over an occupied neighbour into an empty cell. Returns
+/// whether a man reaches `(0, row)` and every man started on or below the line.
+#[must_use]
+pub fn replay_army(lattice: Lattice, men: &[Cell], jumps: &[ArmyJump], row: i32) -> bool {
+    let mut pegs: std::collections::HashSet<Cell> = men.iter().copied().collect();
+    if pegs.len() != men.len() || men.iter().any(|&(_, y)| y > 0) {
+        return false;
+    }
+    for &(from, over, to) in jumps {
+        let d = (to.0 - from.0, to.1 - from.1);
+        let straight = match lattice {
+            Lattice::Orthogonal => matches!(d, (2 | -2, 0) | (0, 2 | -2)),
+            Lattice::Diagonal => matches!(d, (-2 | 0 | 2, -2 | 0 | 2)) && d != (0, 0),
+            Lattice::Triangular => matches!(d, (2 | -2, 0) | (0, 2 | -2) | (2, 2) | (-2, -2)),
+        };
+        let mid = (from.0 + d.0 / 2, from.1 + d.1 / 2);
+        if !straight || mid != over || !pegs.contains(&from) || !pegs.contains(&over) {
+            return false;
+        }
+        if !pegs.insert(to) {
+            return false;
+        }
+        pegs.remove(&from);
+        pegs.remove(&over);
+    }
+    pegs.contains(&(0, row))
+}
+
+/// Finds the smallest army that puts a man on row `row` of `lattice`, proving (within the
+/// window) that no smaller one works, or says why it cannot. `progress` is called as each
+/// army size is tried, with the size and the positions searched so far.
+///
+/// ```
+/// use pegsol::{army::{smallest_army, ArmyOptions}, Lattice};
+/// let a = smallest_army(Lattice::Orthogonal, 3, &ArmyOptions::default(), &|_, _| {}).unwrap();
+/// assert_eq!((a.men.len(), a.minimal), (8, true));
+/// let hex = smallest_army(Lattice::Triangular, 4, &ArmyOptions::default(), &|_, _| {}).unwrap();
+/// assert_eq!(hex.men.len(), 9);
+/// ```
+///
+/// # Errors
+///
+/// [`ArmyError::Impossible`] with the proof when no finite army reaches the row,
+/// [`ArmyError::Budget`] when the time runs out, [`ArmyError::Trivial`] for row 0 and
+/// [`ArmyError::Window`] for a window that does not fit.
+pub fn smallest_army(
+    lattice: Lattice,
+    row: u32,
+    options: &ArmyOptions,
+    progress: &dyn Fn(u32, u64),
+) -> Result<ArmySolution, ArmyError> {
+    if row == 0 {
+        return Err(ArmyError::Trivial);
+    }
+    if let Some(proof) = impossibility(lattice, row) {
+        return Err(ArmyError::Impossible(proof));
+    }
+    let window = options
+        .window
+        .unwrap_or_else(|| Window::default_for(lattice, row));
+    let cells = window.cells(lattice, row as i32).len();
+    if window.half_width < 0 || window.below < 0 {
+        return Err(ArmyError::Window(
+            "a window's width and depth are at least 0".into(),
+        ));
+    }
+    if cells <= u128::CAPACITY {
+        run::<u128>(lattice, row, window, options, progress)
+    } else if cells <= Cells256::CAPACITY {
+        run::<Cells256>(lattice, row, window, options, progress)
+    } else {
+        Err(ArmyError::Window(format!(
+            "the window has {cells} cells, more than 256; make it narrower or shallower"
+        )))
+    }
+}
+
+fn run<S: CellSet>(
+    lattice: Lattice,
+    row: u32,
+    window: Window,
+    options: &ArmyOptions,
+    progress: &dyn Fn(u32, u64),
+) -> Result<ArmySolution, ArmyError> {
+    let layout = Layout::<S>::new(lattice, row as i32, window)
+        .ok_or_else(|| ArmyError::Window("the window does not fit".into()))?;
+    let bound = pagoda_bound(lattice, row as i32).unwrap_or(u32::MAX);
+    let deadline = options.timeout.map(|t| Instant::now() + t);
+    let mut search = Search::new(&layout, deadline, options.max_memory);
+    let path = match search.run(bound.max(2), progress) {
+        Ending::Found(path) => path,
+        Ending::Budget(limit) => {
+            return Err(ArmyError::Budget {
+                ruled_out_below: limit,
+                nodes: search.nodes,
+                pagoda_bound: bound,
+            })
+        }
+    };
+    // Rebuild the army and the forward jumps: the undos in reverse order are the jumps.
+    let target = layout
+        .index((0, row as i32))
+        .expect("the target is in the window");
+    let mut pegs = S::single(target);
+    for &(c, a, b) in &path {
+        pegs = pegs.flip(c).flip(a).flip(b);
+    }
+    let mut men = Vec::new();
+    let mut p = pegs;
+    while let Some(i) = p.lowest() {
+        p = p.flip(i);
+        men.push(layout.cells[i]);
+    }
+    let jumps: Vec<ArmyJump> = path
+        .iter()
+        .rev()
+        .map(|&(c, a, b)| (layout.cells[a], layout.cells[b], layout.cells[c]))
+        .collect();
+    assert!(
+        replay_army(lattice, &men, &jumps, row as i32),
+        "an army failed its replay"
+    );
+    Ok(ArmySolution {
+        lattice,
+        row,
+        minimal: true,
+        window,
+        nodes: search.nodes,
+        pagoda_bound: bound,
+        men,
+        jumps,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn smallest(lattice: Lattice, row: u32) -> ArmySolution {
+        smallest_army(lattice, row, &ArmyOptions::default(), &|_, _| {}).unwrap()
+    }
+
+    #[test]
+    fn the_first_rows_of_every_lattice() {
+        // OEIS A014225, A125730, A014227 (rows 1 on).
+        for (lattice, minima) in [
+            (Lattice::Orthogonal, &[2, 4, 8][..]),
+            (Lattice::Diagonal, &[2, 3, 5, 8][..]),
+            (Lattice::Triangular, &[2, 3, 5, 9][..]),
+        ] {
+            for (row, &men) in (1..).zip(minima) {
+                let a = smallest(lattice, row);
+                assert_eq!(a.men.len(), men, "{lattice} row {row}");
+                assert!(a.minimal);
+                assert_eq!(a.jumps.len(), men - 1);
+                assert!(replay_army(lattice, &a.men, &a.jumps, row as i32));
+            }
+        }
+    }
+
+    #[test]
+    fn rows_out_of_reach_come_with_a_proof() {
+        for (lattice, row) in [
+            (Lattice::Orthogonal, 5),
+            (Lattice::Diagonal, 9),
+            (Lattice::Triangular, 8),
+        ] {
+            match smallest_army(lattice, row, &ArmyOptions::default(), &|_, _| {}) {
+                Err(ArmyError::Impossible(p)) => assert_eq!((p.lattice, p.row), (lattice, row)),
+                other => panic!("{other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn the_checker_rejects_bad_lines() {
+        let (o, d, t) = (Lattice::Orthogonal, Lattice::Diagonal, Lattice::Triangular);
+        let men = [(0, 0), (0, -1)];
+        assert!(replay_army(o, &men, &[((0, -1), (0, 0), (0, 1))], 1));
+        // A man above the line at the start, a jump over nothing.
+        assert!(!replay_army(
+            o,
+            &[(0, 1), (0, 0)],
+            &[((0, 0), (0, 1), (0, 2))],
+            2
+        ));
+        assert!(!replay_army(o, &men, &[((0, -1), (1, 0), (0, 1))], 1));
+        // Along (1, 1): diagonal and triangular lattices, not the orthogonal one.
+        let rising = ([(-2, -1), (-1, 0)], [((-2, -1), (-1, 0), (0, 1))]);
+        assert!(!replay_army(o, &rising.0, &rising.1, 1));
+        assert!(replay_army(d, &rising.0, &rising.1, 1));
+        assert!(replay_army(t, &rising.0, &rising.1, 1));
+        // Along (-1, 1): the diagonal lattice only.
+        let falling = ([(2, -1), (1, 0)], [((2, -1), (1, 0), (0, 1))]);
+        assert!(replay_army(d, &falling.0, &falling.1, 1));
+        assert!(!replay_army(t, &falling.0, &falling.1, 1));
+        // A man that does not reach the target.
+        assert!(!replay_army(d, &falling.0, &falling.1, 2));
+    }
+
+    #[test]
+    fn a_window_over_256_cells_is_refused() {
+        let wide = ArmyOptions {
+            window: Some(Window {
+                half_width: 20,
+                below: 10,
+            }),
+            ..ArmyOptions::default()
+        };
+        assert!(matches!(
+            smallest_army(Lattice::Diagonal, 3, &wide, &|_, _| {}),
+            Err(ArmyError::Window(_))
+        ));
+    }
+}
