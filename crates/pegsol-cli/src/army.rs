@@ -14,7 +14,8 @@ use crate::common::{print_json, spinner, IMPOSSIBLE, UNDECIDED};
 pub(crate) struct ArmyAnswer {
     pub lattice: &'static str,
     pub row: u32,
-    /// `found`, `impossible` or `undecided`.
+    /// `found`, `impossible` (no finite army), `none` (none of at most `--men` men, in the
+    /// window) or `undecided`.
     pub status: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub men: Option<usize>,
@@ -91,6 +92,8 @@ pub(crate) fn run(a: &ArmyArgs) -> Result<u8> {
         window: Some(window),
         timeout,
         max_memory: (a.max_memory as usize).saturating_mul(1 << 20),
+        threads: a.threads.map(usize::from),
+        men: a.men,
     };
     let started = std::time::Instant::now();
     let bar = spinner(&format!("searching {} armies for row {}", a.lattice, a.row));
@@ -151,6 +154,30 @@ pub(crate) fn run(a: &ArmyArgs) -> Result<u8> {
             }
             Ok(IMPOSSIBLE)
         }
+        Err(ArmyError::NoneUpTo {
+            men,
+            nodes,
+            pagoda_bound,
+        }) => {
+            if a.json {
+                print_json(&ArmyAnswer {
+                    ruled_out_below: Some(men + 1),
+                    window: Some(view),
+                    pagoda_bound: Some(pagoda_bound),
+                    nodes: Some(nodes),
+                    millis: Some(millis),
+                    ..ArmyAnswer::new(a.lattice, a.row, "none")
+                });
+            } else {
+                println!(
+                    "{} lattice, row {}: no army of {men} or fewer men works (exhaustive search in the window: {}); the pagoda bound alone gives at least {pagoda_bound} on the infinite board; {nodes} positions searched, {millis} ms",
+                    a.lattice,
+                    a.row,
+                    window_text(view)
+                );
+            }
+            Ok(IMPOSSIBLE)
+        }
         Err(ArmyError::Trivial) => bail!("--row must be at least 1"),
         Err(ArmyError::Window(why)) => bail!("{why} (--width, --below)"),
         Err(ArmyError::Budget {
@@ -188,17 +215,26 @@ fn window_text(w: WindowView) -> String {
 /// The army drawn with its target (`x`), and its jumps.
 fn print_army(s: &ArmySolution, millis: u64) {
     let row = s.row as i32;
-    println!(
-        "{} lattice, row {row}: {} men (replayed and checked); no army of {} or fewer works (exhaustive search in the window: {}); the pagoda bound alone gives at least {} on the infinite board",
-        s.lattice,
-        s.men.len(),
-        s.men.len() - 1,
-        window_text(WindowView {
-            half_width: s.window.half_width,
-            below: s.window.below
-        }),
-        s.pagoda_bound
-    );
+    let window = window_text(WindowView {
+        half_width: s.window.half_width,
+        below: s.window.below,
+    });
+    if s.minimal {
+        println!(
+            "{} lattice, row {row}: {} men (replayed and checked); no army of {} or fewer works (exhaustive search in the window: {window}); the pagoda bound alone gives at least {} on the infinite board",
+            s.lattice,
+            s.men.len(),
+            s.men.len() - 1,
+            s.pagoda_bound
+        );
+    } else {
+        println!(
+            "{} lattice, row {row}: {} men (replayed and checked), found in the window ({window}) without a search of smaller armies; the pagoda bound gives at least {} on the infinite board",
+            s.lattice,
+            s.men.len(),
+            s.pagoda_bound
+        );
+    }
     // x = target, o = a man, . = empty; the line between rows 1 and 0. On the triangular
     // lattice each row is drawn half a cell right of the one below.
     let place = |(x, y): Cell| pegsol::army::across(s.lattice, (x, y), row);

@@ -276,9 +276,17 @@ pub(crate) struct ArmyArgs {
     /// The window searched: rows below the line it reaches down to.
     #[arg(long, value_parser = clap::value_parser!(u32).range(0..=200))]
     pub below: Option<u32>,
+    /// Look only for an army of at most this many men: one found is an upper bound, none
+    /// found proves (in the window) that more are needed (exit 1).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub men: Option<u32>,
     /// Time budget in seconds.
     #[arg(long)]
     pub timeout: Option<f64>,
+    /// Worker threads, 1 to 1024 (default: all cores). One thread searches the same way
+    /// every run; more may find a different army of the same size.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads: Option<u16>,
     /// Memory for the table of failed positions, in MB (a cache: cleared when full).
     #[arg(long, default_value_t = 4096, value_parser = clap::value_parser!(u64).range(16..=1_048_576))]
     pub max_memory: u64,

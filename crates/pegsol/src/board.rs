@@ -294,8 +294,9 @@ impl Board {
     }
 
     /// A built-in board by name: `english`, `french`, `wiegleb`, `diamond`, `rect:RxC`,
-    /// `triangle:N` (or `triangleN`), and `english-diagonal` / `french-diagonal` (same shapes,
-    /// eight directions).
+    /// `triangle:N` (or `triangleN`), `hexagon:N` (or `hexagonN`: the hexagon of side N on
+    /// the triangular lattice, 1, 7, 19, 37 or 61 holes, the centre empty), and
+    /// `english-diagonal` / `french-diagonal` (same shapes, eight directions).
     ///
     /// ```
     /// let english = pegsol::Board::builtin("english").unwrap();
@@ -357,6 +358,22 @@ impl Board {
                     .ok_or_else(|| Error::BadTriangle(name.to_string()))?;
                 let cells: Vec<_> = (0..n).flat_map(|r| (0..=r).map(move |c| (r, c))).collect();
                 Board::new(name, Lattice::Triangular, &cells, Some(&[(0, 0)]))
+            }
+            _ if base.starts_with("hexagon") && lattice == Lattice::Orthogonal => {
+                let side = base["hexagon".len()..].trim_start_matches(':');
+                let n: usize = side
+                    .parse()
+                    .ok()
+                    .filter(|n| (1..=5).contains(n))
+                    .ok_or_else(|| Error::BadHexagon(name.to_string()))?;
+                // On the triangular lattice drawn as a staircase (steps along rows, columns
+                // and the (1, 1) diagonal), the cells within n - 1 steps of the centre.
+                let d = n - 1;
+                let cells: Vec<_> = (0..2 * n - 1)
+                    .flat_map(|r| (0..2 * n - 1).map(move |c| (r, c)))
+                    .filter(|&(r, c)| r.abs_diff(c) <= d)
+                    .collect();
+                Board::new(name, Lattice::Triangular, &cells, Some(&[(d, d)]))
             }
             _ => Err(Error::UnknownBoard(name.to_string())),
         }

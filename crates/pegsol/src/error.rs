@@ -67,6 +67,9 @@ pub enum Error {
     /// A `triangle:N` name with a bad side.
     #[error("bad triangle {0:?}: write triangle:N with 1 <= N <= 10, e.g. triangle:5")]
     BadTriangle(String),
+    /// A `hexagon:N` name with a bad side.
+    #[error("bad hexagon {0:?}: write hexagon:N with 1 <= N <= 5 (3N(N-1)+1 holes, at most 64), e.g. hexagon:4")]
+    BadHexagon(String),
     /// A hole label that is not of the form letters then digits.
     #[error("bad hole label {0:?}: write a column letter then a row number, e.g. d4 (columns past z are aa, ab, ...)")]
     BadLabel(String),

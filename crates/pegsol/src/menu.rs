@@ -40,7 +40,7 @@ impl Board {
                 holes: None,
             }
         }
-        const BUILTINS: [Builtin; 8] = [
+        const BUILTINS: [Builtin; 9] = [
             one("english"),
             one("french"),
             one("wiegleb"),
@@ -54,6 +54,11 @@ impl Board {
                 name: "triangle:N",
                 sample: "triangle:5",
                 holes: Some("N(N+1)/2"),
+            },
+            Builtin {
+                name: "hexagon:N",
+                sample: "hexagon:4",
+                holes: Some("3N(N-1)+1 (N <= 5)"),
             },
             one("english-diagonal"),
             one("french-diagonal"),

@@ -80,6 +80,16 @@ pub enum ArmyError {
     Trivial,
     /// The window is too large (over 256 cells) or too small to hold the target's column.
     Window(String),
+    /// No army of up to `men` men exists in the window (the search was asked for one of at
+    /// most that many, [`ArmyOptions::men`]): a lower bound of `men + 1`, in the window.
+    NoneUpTo {
+        /// Every army of this many men or fewer is ruled out.
+        men: u32,
+        /// Positions searched.
+        nodes: u64,
+        /// The pagoda lower bound on the men (valid on the infinite board).
+        pagoda_bound: u32,
+    },
     /// The time budget ran out.
     Budget {
         /// Armies smaller than this were ruled out (within the window).
@@ -101,6 +111,14 @@ pub struct ArmyOptions {
     /// Bytes for the table of failed positions (it is cleared when full: a cache, not an
     /// answer).
     pub max_memory: usize,
+    /// Threads (`None`: the current rayon pool's). One thread searches depth first from the
+    /// target, the same way every run; more split the search after its first undos, so
+    /// which army of the smallest size comes back may differ between runs.
+    pub threads: Option<usize>,
+    /// Look only for an army of at most this many men, with no iterative deepening up to it:
+    /// an army found is an upper bound (minimal only if no smaller one can exist by the
+    /// pagoda bound), and none found proves that more are needed ([`ArmyError::NoneUpTo`]).
+    pub men: Option<u32>,
 }
 
 impl Default for ArmyOptions {
@@ -109,6 +127,8 @@ impl Default for ArmyOptions {
             window: None,
             timeout: None,
             max_memory: 4 << 30,
+            threads: None,
+            men: None,
         }
     }
 }
@@ -192,7 +212,7 @@ pub fn smallest_army(
     }
 }
 
-fn run<S: CellSet>(
+fn run<S: CellSet + Send + Sync>(
     lattice: Lattice,
     row: u32,
     window: Window,
@@ -203,15 +223,30 @@ fn run<S: CellSet>(
         .ok_or_else(|| ArmyError::Window("the window does not fit".into()))?;
     let bound = pagoda_bound(lattice, row as i32).unwrap_or(u32::MAX);
     let deadline = options.timeout.map(|t| Instant::now() + t);
-    let mut search = Search::new(&layout, deadline, options.max_memory);
-    let path = match search.run(bound.max(2), progress) {
+    let search = Search::new(&layout, deadline, options.max_memory);
+    let threads = options
+        .threads
+        .unwrap_or_else(rayon::current_num_threads)
+        .max(1);
+    let from = options.men.map_or(bound.max(2), |m| m.max(1));
+    let path = match search.run(from, options.men.unwrap_or(u32::MAX), threads, progress) {
         Ending::Found(path) => path,
-        Ending::Budget(limit) => {
-            return Err(ArmyError::Budget {
-                ruled_out_below: limit,
-                nodes: search.nodes,
+        Ending::NoneUpTo(men) => {
+            return Err(ArmyError::NoneUpTo {
+                men,
+                nodes: search.nodes(),
                 pagoda_bound: bound,
             })
+        }
+        Ending::Budget(limit) => {
+            // Sizes below `limit` were searched only when the deepening began at the bound;
+            // a search begun at `--men` rules out nothing it did not finish.
+            let proved = if from <= bound.max(2) { limit } else { bound };
+            return Err(ArmyError::Budget {
+                ruled_out_below: proved,
+                nodes: search.nodes(),
+                pagoda_bound: bound,
+            });
         }
     };
     // Rebuild the army and the forward jumps: the undos in reverse order are the jumps.
@@ -240,9 +275,11 @@ fn run<S: CellSet>(
     Ok(ArmySolution {
         lattice,
         row,
-        minimal: true,
+        // Found by iterative deepening from the pagoda bound, or at a size no smaller army
+        // can beat.
+        minimal: options.men.is_none_or(|m| m <= bound.max(2)) || men.len() as u32 <= bound,
         window,
-        nodes: search.nodes,
+        nodes: search.nodes(),
         pagoda_bound: bound,
         men,
         jumps,
@@ -313,6 +350,34 @@ mod tests {
         assert!(!replay_army(t, &falling.0, &falling.1, 1));
         // A man that does not reach the target.
         assert!(!replay_army(d, &falling.0, &falling.1, 2));
+    }
+
+    #[test]
+    fn a_search_begun_at_men_claims_only_the_pagoda_bound() {
+        // Triangular row 6 (36 men published) asked for at most 36: no army comes back in
+        // 50 ms, and nothing below 36 was searched, so only the pagoda bound (30) is proved.
+        let options = ArmyOptions {
+            men: Some(36),
+            timeout: Some(Duration::from_millis(50)),
+            ..ArmyOptions::default()
+        };
+        match smallest_army(Lattice::Triangular, 6, &options, &|_, _| {}) {
+            Err(ArmyError::Budget {
+                ruled_out_below,
+                pagoda_bound,
+                ..
+            }) => assert_eq!((ruled_out_below, pagoda_bound), (30, 30)),
+            other => panic!("{other:?}"),
+        }
+        // Asked for at most 16 on row 5, the search rules out 16 and fewer.
+        let options = ArmyOptions {
+            men: Some(16),
+            ..ArmyOptions::default()
+        };
+        assert!(matches!(
+            smallest_army(Lattice::Triangular, 5, &options, &|_, _| {}),
+            Err(ArmyError::NoneUpTo { men: 16, .. })
+        ));
     }
 
     #[test]

@@ -4,6 +4,8 @@
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
 use std::time::Instant;
 
 use super::geometry::{across, distance, mirror, pagoda_bound, steps, Cell, SIGMA};
@@ -11,7 +13,7 @@ use crate::Lattice;
 
 /// A set of window cells as a bitset: `u128` for windows of up to 128 cells (the orthogonal
 /// army), [`Cells256`] up to 256; the search is compiled for each.
-pub(super) trait CellSet: Copy + Eq + Hash + Ord + Default {
+pub(super) trait CellSet: Copy + Eq + Hash + Ord + Default + Send + Sync {
     /// The most cells a set can hold.
     const CAPACITY: usize;
     fn single(i: usize) -> Self;
@@ -273,26 +275,86 @@ pub(super) enum Ending {
     Found(Vec<(usize, usize, usize)>),
     /// The budget ran out; armies of fewer than this many men are ruled out.
     Budget(u32),
+    /// Every army of up to this many men is ruled out (the search was told to stop there).
+    NoneUpTo(u32),
 }
 
-/// The search's state between calls.
+type Failed<S> = HashMap<S, u32, BuildHasherDefault<Spread>>;
+
+/// The table of failed positions (up to the mirror), each with the most men it was allowed,
+/// shared by the threads in shards behind locks.
+struct Table<S> {
+    shards: Vec<Mutex<Failed<S>>>,
+    max_per_shard: usize,
+}
+
+impl<S: CellSet> Table<S> {
+    const SHARDS: usize = 64;
+
+    fn new(max_memory: usize) -> Table<S> {
+        // A bucket holds the key, the limit and a control byte; a shard's buckets come in
+        // powers of two at most 7/8 full. Each shard may fill the largest power of two of
+        // buckets that fits its share of the budget (a shard that grows holds its old
+        // buckets beside the new ones for a moment: one shard's share, not the budget's).
+        let bucket = std::mem::size_of::<(S, u32)>() + 1;
+        let share = max_memory / Self::SHARDS / bucket;
+        let buckets = if share == 0 { 1 } else { 1 << share.ilog2() };
+        Table {
+            shards: (0..Self::SHARDS).map(|_| Mutex::default()).collect(),
+            max_per_shard: (buckets / 8 * 7).max(1024),
+        }
+    }
+
+    fn shard(&self, key: &S) -> std::sync::MutexGuard<'_, Failed<S>> {
+        let mut h = Spread::default();
+        key.hash(&mut h);
+        let i = (h.finish() >> 58) as usize % Self::SHARDS;
+        // A worker that panicked left no half-written entry: the map is still sound.
+        self.shards[i]
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    fn failed(&self, key: &S, limit: u32) -> bool {
+        self.shard(key).get(key).is_some_and(|&l| l >= limit)
+    }
+
+    fn record(&self, key: S, limit: u32) {
+        let mut shard = self.shard(&key);
+        if shard.len() >= self.max_per_shard {
+            // The table is a cache: dropping a shard costs time, never an answer.
+            shard.clear();
+        }
+        shard.insert(key, limit);
+    }
+}
+
+/// A position of the search: its men, how many, their pagoda total, and the undos that led
+/// to it from the target.
+struct Node<S> {
+    pegs: S,
+    men: u32,
+    total: f64,
+    path: Vec<(usize, usize, usize)>,
+}
+
+/// The search, shared by its worker threads.
 pub(super) struct Search<'l, S> {
     l: &'l Layout<S>,
     /// Prefix sums of the largest weights on or below the line of the infinite board.
     best: Vec<f64>,
-    /// Failed positions (up to the mirror) with the most men they were allowed.
-    failed: HashMap<S, u32, BuildHasherDefault<Spread>>,
-    max_entries: usize,
-    pub(super) nodes: u64,
-    path: Vec<(usize, usize, usize)>,
+    table: Table<S>,
+    nodes: AtomicU64,
     deadline: Option<Instant>,
-    out_of_time: bool,
+    /// The time ran out, or an army was found: every worker stops, and what it had not
+    /// finished is not recorded as failed.
+    stop: AtomicBool,
+    out_of_time: AtomicBool,
+    found: Mutex<Option<Vec<(usize, usize, usize)>>>,
 }
 
-impl<'l, S: CellSet> Search<'l, S> {
+impl<'l, S: CellSet + Send + Sync> Search<'l, S> {
     pub(super) fn new(l: &'l Layout<S>, deadline: Option<Instant>, max_memory: usize) -> Self {
-        // A table entry: the key, the limit, and the hash table's own overhead.
-        let entry = std::mem::size_of::<S>() + 24;
         let mut best = vec![0.0];
         let (a, b) = super::geometry::ring(l.lattice);
         let mut sum = 0.0;
@@ -308,13 +370,18 @@ impl<'l, S: CellSet> Search<'l, S> {
         Search {
             l,
             best,
-            failed: HashMap::default(),
-            max_entries: (max_memory / entry).max(1 << 16),
-            nodes: 0,
-            path: Vec::new(),
+            table: Table::new(max_memory),
+            nodes: AtomicU64::new(0),
             deadline,
-            out_of_time: false,
+            stop: AtomicBool::new(false),
+            out_of_time: AtomicBool::new(false),
+            found: Mutex::new(None),
         }
+    }
+
+    /// Positions searched so far.
+    pub(super) fn nodes(&self) -> u64 {
+        self.nodes.load(Ordering::Relaxed)
     }
 
     /// The fewest men below the line whose weights can total `total`.
@@ -327,60 +394,188 @@ impl<'l, S: CellSet> Search<'l, S> {
         }
     }
 
-    /// Iterative deepening from `from` men up: the first army found is the smallest.
-    pub(super) fn run(&mut self, from: u32, progress: &dyn Fn(u32, u64)) -> Ending {
+    /// Whether a position is cut by a bound before it is searched.
+    #[inline]
+    fn cut(&self, pegs: S, men: u32, total: f64, limit: u32) -> bool {
+        let up = pegs.and(self.l.above).count();
+        men + up > limit
+            || self.men_needed(total) > limit
+            || self.l.lineage_bound(pegs, men, up) > limit
+    }
+
+    /// The positions one undo after `node` that no bound cuts.
+    fn children(&self, node: &Node<S>, limit: u32) -> Vec<Node<S>> {
+        let mut out = Vec::new();
+        let mut p = node.pegs;
+        while let Some(c) = p.lowest() {
+            p = p.flip(c);
+            for &(a, b) in &self.l.undos[c] {
+                if !node.pegs.has(a) && !node.pegs.has(b) {
+                    let pegs = node.pegs.flip(c).flip(a).flip(b);
+                    let w = &self.l.weights;
+                    let total = node.total - w[c] + w[a] + w[b];
+                    let is_army = pegs.and(self.l.above) == S::default();
+                    if is_army || !self.cut(pegs, node.men + 1, total, limit) {
+                        let mut path = node.path.clone();
+                        path.push((c, a, b));
+                        out.push(Node {
+                            pegs,
+                            men: node.men + 1,
+                            total,
+                            path,
+                        });
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Iterative deepening from `from` men up to `to` on `threads` threads: the first army
+    /// found is the smallest. The first few undos are made here, breadth first, and the positions
+    /// they reach (distinct up to the mirror) are searched in parallel, depth first, sharing
+    /// one table of failed positions. With one thread the search is the plain depth-first
+    /// one from the target.
+    pub(super) fn run(
+        &self,
+        from: u32,
+        to: u32,
+        threads: usize,
+        progress: &dyn Fn(u32, u64),
+    ) -> Ending {
         let target = self
             .l
             .index((0, self.l.row))
             .expect("the target is in the window");
+        let root = Node {
+            pegs: S::single(target),
+            men: 1,
+            total: 1.0,
+            path: Vec::new(),
+        };
         let mut limit = from;
         loop {
-            progress(limit, self.nodes);
-            if self.go(S::single(target), 1, 1.0, limit) {
-                return Ending::Found(std::mem::take(&mut self.path));
+            progress(limit, self.nodes());
+            // The frontier: enough positions to keep every thread busy.
+            let mut frontier = vec![root.clone_node()];
+            while threads > 1 && !frontier.is_empty() && frontier.len() < 32 * threads {
+                let mut next: Vec<Node<S>> = Vec::new();
+                let mut seen = std::collections::HashSet::new();
+                for node in &frontier {
+                    for child in self.children(node, limit) {
+                        if child.pegs.and(self.l.above) == S::default() {
+                            return Ending::Found(child.path);
+                        }
+                        if seen.insert(child.pegs.min(self.l.mirror(child.pegs))) {
+                            next.push(child);
+                        }
+                    }
+                }
+                self.nodes
+                    .fetch_add(frontier.len() as u64, Ordering::Relaxed);
+                frontier = next;
             }
-            if self.out_of_time {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build();
+            let search = |node: &Node<S>| {
+                let mut walk = Walk {
+                    s: self,
+                    path: node.path.clone(),
+                    nodes: 0,
+                };
+                if walk.go(node.pegs, node.men, node.total, limit) {
+                    let mut found = self
+                        .found
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner);
+                    if found.is_none() {
+                        *found = Some(walk.path);
+                    }
+                    self.stop.store(true, Ordering::Relaxed);
+                }
+                self.nodes
+                    .fetch_add(walk.nodes % 0x1_0000, Ordering::Relaxed);
+            };
+            match pool {
+                Ok(pool) if threads > 1 => pool.install(|| {
+                    use rayon::prelude::*;
+                    frontier.par_iter().for_each(search);
+                }),
+                _ => frontier.iter().for_each(search),
+            }
+            if let Some(path) = self
+                .found
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .take()
+            {
+                return Ending::Found(path);
+            }
+            if self.out_of_time.load(Ordering::Relaxed) {
                 return Ending::Budget(limit);
+            }
+            if limit >= to {
+                return Ending::NoneUpTo(limit);
             }
             limit += 1;
         }
     }
+}
 
+impl<S: CellSet> Node<S> {
+    fn clone_node(&self) -> Node<S> {
+        Node {
+            pegs: self.pegs,
+            men: self.men,
+            total: self.total,
+            path: self.path.clone(),
+        }
+    }
+}
+
+/// One thread's depth-first walk.
+struct Walk<'s, 'l, S> {
+    s: &'s Search<'l, S>,
+    path: Vec<(usize, usize, usize)>,
+    nodes: u64,
+}
+
+impl<S: CellSet + Send + Sync> Walk<'_, '_, S> {
     /// Whether the men in `pegs` (`men` of them, pagoda total `total`) can be brought on or
     /// below the line with at most `limit` men in all.
     fn go(&mut self, pegs: S, men: u32, total: f64, limit: u32) -> bool {
-        let up = pegs.and(self.l.above);
+        let l = self.s.l;
+        let up = pegs.and(l.above);
         if up == S::default() {
             return true;
         }
-        let up_men = up.count();
-        if men + up_men > limit
-            || self.men_needed(total) > limit
-            || self.l.lineage_bound(pegs, men, up_men) > limit
-        {
+        if self.s.cut(pegs, men, total, limit) {
             return false;
         }
         self.nodes += 1;
-        if self.nodes & 0xffff == 0 && self.deadline.is_some_and(|d| Instant::now() > d) {
-            self.out_of_time = true;
+        if self.nodes & 0xffff == 0 {
+            self.s.nodes.fetch_add(0x1_0000, Ordering::Relaxed);
+            if self.s.deadline.is_some_and(|d| Instant::now() > d) {
+                self.s.out_of_time.store(true, Ordering::Relaxed);
+                self.s.stop.store(true, Ordering::Relaxed);
+            }
         }
-        if self.out_of_time {
+        if self.s.stop.load(Ordering::Relaxed) {
             return false;
         }
-        let key = pegs.min(self.l.mirror(pegs));
-        if self.failed.get(&key).is_some_and(|&l| l >= limit) {
+        let key = pegs.min(l.mirror(pegs));
+        if self.s.table.failed(&key, limit) {
             return false;
         }
         // Undo men above the line first, highest first (cells are numbered from the top):
         // they are what remains to be done.
-        for part in [up, pegs.and(self.l.above.not())] {
+        for part in [up, pegs.and(l.above.not())] {
             let mut p = part;
             while let Some(c) = p.lowest() {
                 p = p.flip(c);
-                for &(a, b) in &self.l.undos[c] {
+                for &(a, b) in &l.undos[c] {
                     if !pegs.has(a) && !pegs.has(b) {
                         let next = pegs.flip(c).flip(a).flip(b);
-                        let w = &self.l.weights;
+                        let w = &l.weights;
                         let t = total - w[c] + w[a] + w[b];
                         self.path.push((c, a, b));
                         if self.go(next, men + 1, t, limit) {
@@ -391,12 +586,8 @@ impl<'l, S: CellSet> Search<'l, S> {
                 }
             }
         }
-        if !self.out_of_time {
-            if self.failed.len() >= self.max_entries {
-                // The table is a cache: dropping it costs time, never an answer.
-                self.failed.clear();
-            }
-            self.failed.insert(key, limit);
+        if !self.s.stop.load(Ordering::Relaxed) {
+            self.s.table.record(key, limit);
         }
         false
     }

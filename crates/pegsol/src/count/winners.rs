@@ -351,14 +351,23 @@ fn winners_from(
     let dual_depth = total - middle;
     let dual_pegs = holes.count_ones() - finish.count();
     let mut dual_winners: Vec<Vec<u64>> = vec![Vec::new(); dual_depth + 1];
-    dual_winners[dual_depth] = complements(&winners[middle]);
-    for e in (0..dual_depth).rev() {
-        if deadline.is_some_and(|d| Instant::now() > d) {
-            return Err(CountError::Timeout);
+    if m.dual.is_none() {
+        // The problem is its own dual (the same start and finish, not only up to symmetry:
+        // the group fixes both), so the dual game's winners are the ones just found, and the
+        // levels past the middle are their complements.
+        for (e, level) in winners.iter().enumerate().take(middle + 1) {
+            dual_winners[e].clone_from(level);
         }
-        let pegs = dual_pegs - e as u32 - 1;
-        let parents = parents_of(&dual_winners[e + 1], pegs, space)?;
-        dual_winners[e] = intersect_sorted(&parents, &dual[e]);
+    } else {
+        dual_winners[dual_depth] = complements(&winners[middle]);
+        for e in (0..dual_depth).rev() {
+            if deadline.is_some_and(|d| Instant::now() > d) {
+                return Err(CountError::Timeout);
+            }
+            let pegs = dual_pegs - e as u32 - 1;
+            let parents = parents_of(&dual_winners[e + 1], pegs, space)?;
+            dual_winners[e] = intersect_sorted(&parents, &dual[e]);
+        }
     }
     for depth in middle + 1..=total {
         winners[depth] = complements(&dual_winners[total - depth]);
