@@ -172,3 +172,51 @@ fn hexagon_three_has_no_solvable_single_vacancy_problem() {
     // The problems the class test lets through, each refuted otherwise.
     assert_eq!(past_class, 72);
 }
+
+/// Bell again: the 37-hole Hexagon(4) is the smallest hexagon on which a single-vacancy to
+/// single-survivor problem is solvable (every pair the position class allows is, none
+/// starting or ending at the centre); on the null-class 61-hole Hexagon(5) every complement
+/// problem (vacate a hole, finish there) is solvable.
+#[test]
+fn hexagons_four_and_five() {
+    let b = std::sync::Arc::new(Board::builtin("hexagon:4").unwrap());
+    let catalog = pegsol::catalog::catalog(
+        &b,
+        pegsol::catalog::Finishes::Single,
+        &Limits::default(),
+        &|_, _| {},
+    )
+    .unwrap();
+    let s = catalog.summary();
+    assert_eq!((s.pairs, s.solvable, s.impossible), (1369, 288, 1081));
+    let centre = b.hole("d4").unwrap();
+    let classes = b.classes();
+    for e in &catalog.entries {
+        let f = e.finish.unwrap();
+        let compatible = classes.class_of(f.bit()) == classes.class_of(b.holes().without(e.empty));
+        assert_eq!(
+            matches!(e.outcome, Outcome::Solved { .. }),
+            compatible,
+            "{} to {}",
+            b.label(e.empty),
+            b.label(f)
+        );
+        if e.empty == centre || f == centre {
+            assert!(!compatible);
+        }
+    }
+    let b = Board::builtin("hexagon:5").unwrap();
+    let (vacancies, _) = pegsol::catalog::problems(&b, pegsol::catalog::Finishes::Any);
+    assert_eq!(vacancies.len(), 9);
+    for v in vacancies {
+        let start = b.holes().without(v.hole);
+        let p = Problem::new(&b, start, Finish::Holes(v.hole.bit())).unwrap();
+        match pegsol::solve(&p, &Limits::default()).unwrap().outcome {
+            Outcome::Solved { jumps, .. } => {
+                assert_eq!(jumps.len(), 59);
+                assert_eq!(pegsol::replay(&b, start, &jumps).unwrap(), v.hole.bit());
+            }
+            other => panic!("{}: {other:?}", b.label(v.hole)),
+        }
+    }
+}
