@@ -103,6 +103,11 @@ pub const GAMES: &[Game] = &[
     game("triangle5", "a1", "a1"),
     game("triangle6", "a1", "any"),
     game("triangle7", "a3", "c6"),
+    Game {
+        classic: Some(("d4", "any")),
+        ..game("hexagon4", "b1", "f7")
+    },
+    game("hexagon5", "e5", "e5"),
     game("rect:3x4", "a1", "a1"),
     game("rect:3x5", "c1", "any"),
     game("rect:4x4", "b1", "any"),
