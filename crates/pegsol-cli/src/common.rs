@@ -23,10 +23,32 @@ pub(crate) const INTERNAL: u8 = 70;
 /// Reads a board by name or file path. A built-in name always means the built-in board; an
 /// argument is read as a file only when it has a path separator or a `.` in it, so a file
 /// called `english` in the working directory cannot silently replace the English board.
+/// A board of more than 64 holes is an error that names the commands that take it.
 pub(crate) fn load_board(name: &str) -> Result<Board> {
+    let shape = load_shape(name)?;
+    Board::from_shape(&shape).map_err(|e| match e {
+        pegsol::Error::NeedsWide { board, holes } => anyhow::anyhow!(
+            "board {board} has {holes} holes: 'pegsol solve', 'show' and 'replay' take boards of up to 256 holes, this command up to 64"
+        ),
+        other => other.into(),
+    })
+}
+
+/// The wide board of a name or file, when it has more than 64 holes (the commands that take
+/// such boards hand them to the wide solver); `None` for a board of up to 64 holes.
+pub(crate) fn load_wide(name: &str) -> Result<Option<pegsol::WideBoard>> {
+    let shape = load_shape(name)?;
+    if shape.hole_count() <= pegsol::MAX_HOLES {
+        return Ok(None);
+    }
+    Ok(Some(pegsol::WideBoard::from_shape(&shape)?))
+}
+
+/// A board's shape by name or file path (see [`load_board`]).
+pub(crate) fn load_shape(name: &str) -> Result<pegsol::Shape> {
     let is_path = name.contains(['/', '.', std::path::MAIN_SEPARATOR]);
     if !is_path {
-        return Board::builtin(name).map_err(|e| match e {
+        return pegsol::Shape::builtin(name).map_err(|e| match e {
             pegsol::Error::UnknownBoard(_) if Path::new(name).exists() => anyhow::anyhow!(
                 "unknown board {name:?}; there is a file of that name here: write ./{name} to read it as a board file"
             ),
@@ -50,7 +72,7 @@ pub(crate) fn load_board(name: &str) -> Result<Board> {
     let stem = path
         .file_stem()
         .map_or(name.to_string(), |s| s.to_string_lossy().into_owned());
-    Board::parse(&stem, &text).with_context(|| format!("board file {name}"))
+    pegsol::Shape::parse(&stem, &text).with_context(|| format!("board file {name}"))
 }
 
 /// The problem on the command line: a board, its start and a finish.

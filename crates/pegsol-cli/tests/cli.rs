@@ -162,7 +162,11 @@ fn bad_input_is_exit_2_with_a_clear_message() {
             ],
             "bad hole label",
         ),
-        (vec!["solve".into(), "rect:9x9".into()], "bad rectangle"),
+        (vec!["solve".into(), "rect:16x17".into()], "bad rectangle"),
+        (
+            vec!["count".into(), "rect:9x9".into()],
+            "board rect:9x9 has 81 holes: 'pegsol solve', 'show' and 'replay' take boards of up to 256 holes",
+        ),
         (
             vec![
                 "solve".into(),
@@ -1298,4 +1302,84 @@ fn solutions_of_every_vacancy() {
         "--json",
     ]);
     assert_eq!(json(&o)["solutions"].as_u64(), Some(of("a1", "c5")));
+}
+
+#[test]
+fn boards_past_64_holes_solve_show_and_replay() {
+    // The 66-hole triangle: two words a position; the solution replays through the CLI too.
+    let o = pegsol(&[
+        "solve",
+        "triangle:11",
+        "--empty",
+        "a1",
+        "--finish",
+        "any",
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v = json(&o);
+    assert_eq!(v["status"], "solved");
+    assert_eq!(v["holes"], 66);
+    assert_eq!(v["words"], 2);
+    let jumps: Vec<&str> = v["jumps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|j| j.as_str().unwrap())
+        .collect();
+    assert_eq!(jumps.len(), 64);
+    assert_eq!(v["final"].as_array().unwrap().len(), 1);
+    let o = pegsol(&[
+        "replay",
+        "triangle:11",
+        "--empty",
+        "a1",
+        &jumps.join(" "),
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(json(&o)["pegs"], 1);
+    assert_eq!(json(&o)["final"], v["final"]);
+    // Moves as the 64-hole commands write them, read back.
+    let moves: Vec<&str> = v["move_list"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|j| j.as_str().unwrap())
+        .collect();
+    let o = pegsol(&[
+        "replay",
+        "triangle:11",
+        "--empty",
+        "a1",
+        &moves.join(" "),
+        "--json",
+    ]);
+    assert_eq!(json(&o)["pegs"], 1);
+    // 256 holes: four words; the class test answers at once.
+    let o = pegsol(&["show", "rect:16x16", "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(json(&o)["holes"], 256);
+    assert_eq!(json(&o)["words"], 4);
+    let o = pegsol(&["solve", "rect:16x16", "--finish", "b1"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("impossible: position class"),
+        "{}",
+        stdout(&o)
+    );
+    // An illegal jump is named, as on small boards.
+    fails_with(
+        &["replay", "rect:9x9", "--empty", "e5", "e3-e5 e3-e5"],
+        "jump 2 (e3-e5) is illegal",
+    );
+    // The 257th hole of a file is named by line and column.
+    let path = temp_board(
+        "big.txt",
+        &format!("{}\n{}\n", "o".repeat(200), "o".repeat(60)),
+    );
+    fails_with(
+        &["show", path.to_str().unwrap()],
+        "line 2, column 57: this is hole number 257, but a board holds at most 256 holes",
+    );
 }

@@ -9,10 +9,11 @@ use crate::error::{Error, Result};
 use crate::jumps::Jump;
 use crate::lattice::Lattice;
 use crate::notation;
+use crate::shape::Shape;
 use crate::symmetry::Symmetries;
 
 /// The largest picture side the parser accepts, so that labels stay short.
-const MAX_SIDE: usize = 4096;
+pub(crate) const MAX_SIDE: usize = 4096;
 
 /// A peg solitaire board: holes at integer coordinates on a lattice.
 ///
@@ -44,7 +45,7 @@ pub struct Board {
 
 /// Whether cells at `(line, column)`, in reading order, look like a picture with a space
 /// between cells: all in columns of one parity, and some two in a row two apart.
-fn looks_spaced(cells: &[(usize, usize)]) -> bool {
+pub(crate) fn looks_spaced(cells: &[(usize, usize)]) -> bool {
     let parity = cells.first().map_or(0, |c| c.1 % 2);
     cells.iter().all(|c| c.1 % 2 == parity)
         && cells
@@ -90,6 +91,76 @@ fn compact_axis(used: &[usize]) -> (Vec<GridLine>, Vec<usize>) {
     (lines, place)
 }
 
+/// The compact grid of sorted, distinct cells: each cell's compact `(row, col)`, and the
+/// compact rows and columns (see [`Board`]).
+pub(crate) fn compact_grid(
+    coords: &[(usize, usize)],
+) -> (Vec<(usize, usize)>, Vec<GridLine>, Vec<GridLine>) {
+    let axis = |pick: fn(&(usize, usize)) -> usize| {
+        let mut used: Vec<usize> = coords.iter().map(pick).collect();
+        used.sort_unstable();
+        used.dedup();
+        let (lines, place) = compact_axis(&used);
+        (used, lines, place)
+    };
+    let (used_rows, compact_rows, row_place) = axis(|c| c.0);
+    let (used_cols, compact_cols, col_place) = axis(|c| c.1);
+    let at = |used: &[usize], place: &[usize], x: usize| {
+        place[used.binary_search(&x).unwrap_or_default()]
+    };
+    let compact = coords
+        .iter()
+        .map(|&(r, c)| (at(&used_rows, &row_place, r), at(&used_cols, &col_place, c)))
+        .collect();
+    (compact, compact_rows, compact_cols)
+}
+
+/// Draws text cells on a compact grid: a header of column names, then one numbered line per
+/// compact row (a run of empty lines shows as `:`). `rows` is the bounding box's height.
+pub(crate) fn draw_compact(
+    rows: usize,
+    compact_rows: &[GridLine],
+    compact_cols: &[GridLine],
+    cells: impl Iterator<Item = ((usize, usize), String)>,
+) -> String {
+    let cols = compact_cols.len();
+    let mut texts: Vec<Option<String>> = vec![None; compact_rows.len() * cols];
+    for ((r, c), text) in cells {
+        texts[r * cols + c] = Some(text);
+    }
+    let name = |line: &GridLine| match *line {
+        GridLine::At(c) => notation::column_name(c),
+        GridLine::Gap { .. } => ":".to_string(),
+    };
+    let number = |line: &GridLine| match *line {
+        GridLine::At(r) => (r + 1).to_string(),
+        GridLine::Gap { .. } => ":".to_string(),
+    };
+    let width = texts
+        .iter()
+        .flatten()
+        .map(String::len)
+        .chain(compact_cols.iter().map(|c| name(c).len()))
+        .max()
+        .unwrap_or(1);
+    let label = rows.to_string().len();
+    let mut out = " ".repeat(label + 1);
+    for c in compact_cols {
+        out.push_str(&format!("{:>width$} ", name(c)));
+    }
+    out = out.trim_end().to_string();
+    out.push('\n');
+    for (r, line) in compact_rows.iter().enumerate() {
+        let mut text = format!("{:>label$} ", number(line));
+        for t in &texts[r * cols..(r + 1) * cols] {
+            text.push_str(&format!("{:>width$} ", t.as_deref().unwrap_or("")));
+        }
+        out.push_str(text.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
 impl Board {
     /// Builds a board from hole coordinates `(row, col)` on `lattice`, with an optional
     /// conventional start given as the holes that start empty.
@@ -125,22 +196,7 @@ impl Board {
         for c in &mut coords {
             *c = (c.0 - r0, c.1 - c0);
         }
-        let axis = |pick: fn(&(usize, usize)) -> usize| {
-            let mut used: Vec<usize> = coords.iter().map(pick).collect();
-            used.sort_unstable();
-            used.dedup();
-            let (lines, place) = compact_axis(&used);
-            (used, lines, place)
-        };
-        let (used_rows, compact_rows, row_place) = axis(|c| c.0);
-        let (used_cols, compact_cols, col_place) = axis(|c| c.1);
-        let at = |used: &[usize], place: &[usize], x: usize| {
-            place[used.binary_search(&x).unwrap_or_default()]
-        };
-        let compact = coords
-            .iter()
-            .map(|&(r, c)| (at(&used_rows, &row_place, r), at(&used_cols, &col_place, c)))
-            .collect();
+        let (compact, compact_rows, compact_cols) = compact_grid(&coords);
         let n = coords.len();
         let mut board = Board {
             name: name.to_string(),
@@ -194,7 +250,9 @@ impl Board {
     /// Parses a board picture: one row per line, `o` a peg, `.` an empty hole, a space for no
     /// hole. Cells may also be separated by single spaces, as in `o o o . o o o`. An optional
     /// first line `lattice: orthogonal|diagonal|triangular` picks the lattice. The picture
-    /// gives the shape and the board's starting position.
+    /// gives the shape and the board's starting position. A picture of 65 to 256 holes is
+    /// [`Error::NeedsWide`]: read it with [`Shape::parse`] and build a
+    /// [`WideBoard`](crate::WideBoard).
     ///
     /// ```
     /// let b = pegsol::Board::parse("tiny", "ooo.\n").unwrap();
@@ -202,101 +260,15 @@ impl Board {
     /// assert_eq!(b.label(b.start().unwrap().lowest().unwrap()), "a1");
     /// ```
     pub fn parse(name: &str, text: &str) -> Result<Board> {
-        let mut lattice = Lattice::Orthogonal;
-        let mut lattice_line: Option<usize> = None;
-        // `columns: exact` (one character a column) or `spaced` (cells separated by spaces);
-        // without it, the picture's look decides.
-        let mut columns: Option<bool> = None;
-        let mut columns_line: Option<usize> = None;
-        let mut cells: Vec<(usize, usize, bool, usize)> = Vec::new(); // line, char col, peg, 1-based col
-        let mut seen_cells = false;
-        for (l, raw) in text.lines().enumerate() {
-            let line = raw.strip_suffix('\r').unwrap_or(raw);
-            let trimmed = line.trim();
-            if !seen_cells && trimmed.is_empty() {
-                continue;
-            }
-            if !seen_cells && trimmed.contains(':') {
-                let (key, value) = trimmed.split_once(':').unwrap_or_default();
-                let key = key.trim();
-                let earlier = match key {
-                    "lattice" => lattice_line,
-                    "columns" => columns_line,
-                    _ => None,
-                };
-                if let Some(first) = earlier {
-                    return Err(Error::RepeatedHeader {
-                        line: l + 1,
-                        first: first + 1,
-                        key: key.to_string(),
-                    });
-                }
-                match (key, value.parse::<Lattice>(), value.trim()) {
-                    ("lattice", Ok(lat), _) => {
-                        lattice = lat;
-                        lattice_line = Some(l);
-                        continue;
-                    }
-                    ("columns", _, "exact" | "spaced") => {
-                        columns = Some(value.trim() == "spaced");
-                        columns_line = Some(l);
-                        continue;
-                    }
-                    _ => {
-                        return Err(Error::BadHeader {
-                            line: l + 1,
-                            text: trimmed.to_string(),
-                        })
-                    }
-                }
-            }
-            for (col, ch) in line.chars().enumerate() {
-                let peg = match ch {
-                    'o' | 'O' => true,
-                    '.' => false,
-                    ' ' => continue,
-                    _ => {
-                        return Err(Error::BadCell {
-                            line: l + 1,
-                            column: col + 1,
-                            found: ch,
-                        })
-                    }
-                };
-                seen_cells = true;
-                if cells.len() == MAX_HOLES {
-                    return Err(Error::TooManyHoles {
-                        line: l + 1,
-                        column: col + 1,
-                        count: MAX_HOLES + 1,
-                    });
-                }
-                cells.push((l, col, peg, col + 1));
-            }
-        }
-        if cells.is_empty() {
-            return Err(Error::EmptyBoard);
-        }
-        // The seed's picture puts a space between cells: all cells share a column parity and
-        // some row has two cells two apart. Then halve the columns, unless a header says.
-        let spaced = columns
-            .unwrap_or_else(|| looks_spaced(&cells.iter().map(|c| (c.0, c.1)).collect::<Vec<_>>()));
-        let mut coords = Vec::with_capacity(cells.len());
-        let mut empty = Vec::new();
-        for &(l, col, peg, _) in &cells {
-            let c = if spaced { col / 2 } else { col };
-            coords.push((l, c));
-            if !peg {
-                empty.push((l, c));
-            }
-        }
-        Board::new(name, lattice, &coords, Some(&empty))
+        Board::from_shape(&Shape::parse(name, text)?)
     }
 
     /// A built-in board by name: `english`, `french`, `wiegleb`, `diamond`, `rect:RxC`,
     /// `triangle:N` (or `triangleN`), `hexagon:N` (or `hexagonN`: the hexagon of side N on
     /// the triangular lattice, 1, 7, 19, 37 or 61 holes, the centre empty), and
-    /// `english-diagonal` / `french-diagonal` (same shapes, eight directions).
+    /// `english-diagonal` / `french-diagonal` (same shapes, eight directions). The larger
+    /// rectangles, triangles and hexagons (65 to 256 holes) are [`Error::NeedsWide`]: see
+    /// [`Shape::builtin`].
     ///
     /// ```
     /// let english = pegsol::Board::builtin("english").unwrap();
@@ -304,79 +276,23 @@ impl Board {
     /// assert_eq!(english.label(english.hole("d4").unwrap()), "d4");
     /// ```
     pub fn builtin(name: &str) -> Result<Board> {
-        let lower = name.trim().to_ascii_lowercase();
-        let (base, lattice) = match lower.strip_suffix("-diagonal") {
-            Some(base) => (base, Lattice::Diagonal),
-            None => (lower.as_str(), Lattice::Orthogonal),
-        };
-        let cross = |side: usize, arm: usize| -> Vec<(usize, usize)> {
-            let mut v = Vec::new();
-            for r in 0..side {
-                for c in 0..side {
-                    let in_arm = |x: usize| x >= arm && x < side - arm;
-                    if in_arm(r) || in_arm(c) {
-                        v.push((r, c));
-                    }
-                }
-            }
-            v
-        };
-        match base {
-            "english" => Board::new(name, lattice, &cross(7, 2), Some(&[(3, 3)])),
-            "wiegleb" => Board::new(name, lattice, &cross(9, 3), Some(&[(4, 4)])),
-            "french" => {
-                let cells: Vec<_> = (0..7usize)
-                    .flat_map(|r| (0..7usize).map(move |c| (r, c)))
-                    .filter(|&(r, c)| r.abs_diff(3) + c.abs_diff(3) <= 4)
-                    .collect();
-                Board::new(name, lattice, &cells, Some(&[(3, 3)]))
-            }
-            "diamond" => {
-                let cells: Vec<_> = (0..9usize)
-                    .flat_map(|r| (0..9usize).map(move |c| (r, c)))
-                    .filter(|&(r, c)| r.abs_diff(4) + c.abs_diff(4) <= 4)
-                    .collect();
-                Board::new(name, lattice, &cells, Some(&[(4, 4)]))
-            }
-            _ if base.starts_with("rect:") => {
-                let bad = || Error::BadRect(name.to_string());
-                let (r, c) = base[5..].split_once('x').ok_or_else(bad)?;
-                let r: usize = r.parse().map_err(|_| bad())?;
-                let c: usize = c.parse().map_err(|_| bad())?;
-                if r == 0 || c == 0 || r.saturating_mul(c) > MAX_HOLES {
-                    return Err(bad());
-                }
-                let cells: Vec<_> = (0..r).flat_map(|i| (0..c).map(move |j| (i, j))).collect();
-                Board::new(name, lattice, &cells, Some(&[(0, 0)]))
-            }
-            _ if base.starts_with("triangle") && lattice == Lattice::Orthogonal => {
-                let side = base["triangle".len()..].trim_start_matches(':');
-                let n: usize = side
-                    .parse()
-                    .ok()
-                    .filter(|n| (1..=10).contains(n))
-                    .ok_or_else(|| Error::BadTriangle(name.to_string()))?;
-                let cells: Vec<_> = (0..n).flat_map(|r| (0..=r).map(move |c| (r, c))).collect();
-                Board::new(name, Lattice::Triangular, &cells, Some(&[(0, 0)]))
-            }
-            _ if base.starts_with("hexagon") && lattice == Lattice::Orthogonal => {
-                let side = base["hexagon".len()..].trim_start_matches(':');
-                let n: usize = side
-                    .parse()
-                    .ok()
-                    .filter(|n| (1..=5).contains(n))
-                    .ok_or_else(|| Error::BadHexagon(name.to_string()))?;
-                // On the triangular lattice drawn as a staircase (steps along rows, columns
-                // and the (1, 1) diagonal), the cells within n - 1 steps of the centre.
-                let d = n - 1;
-                let cells: Vec<_> = (0..2 * n - 1)
-                    .flat_map(|r| (0..2 * n - 1).map(move |c| (r, c)))
-                    .filter(|&(r, c)| r.abs_diff(c) <= d)
-                    .collect();
-                Board::new(name, Lattice::Triangular, &cells, Some(&[(d, d)]))
-            }
-            _ => Err(Error::UnknownBoard(name.to_string())),
+        Board::from_shape(&Shape::builtin(name)?)
+    }
+
+    /// The board of a shape of at most 64 holes; a larger one is [`Error::NeedsWide`].
+    pub fn from_shape(shape: &Shape) -> Result<Board> {
+        if shape.hole_count() > MAX_HOLES {
+            return Err(Error::NeedsWide {
+                board: shape.name().to_string(),
+                holes: shape.hole_count(),
+            });
         }
+        Board::new(
+            shape.name(),
+            shape.lattice(),
+            shape.cells(),
+            shape.start_empty(),
+        )
     }
 
     /// The board's name as given.
@@ -527,43 +443,12 @@ impl Board {
     /// compact grid: a run of two or more empty rows is one row labelled `:`, and a run of
     /// empty columns one column headed `:`, so it costs the holes, not the bounding box.
     pub fn draw_cells(&self, mut cell: impl FnMut(Hole) -> String) -> String {
-        let (rows, cols) = (self.compact_rows.len(), self.compact_cols.len());
-        let mut texts: Vec<Option<String>> = vec![None; rows * cols];
-        for h in self.holes.iter() {
-            let (r, c) = self.compact_coords(h);
-            texts[r * cols + c] = Some(cell(h));
-        }
-        let name = |line: &GridLine| match *line {
-            GridLine::At(c) => notation::column_name(c),
-            GridLine::Gap { .. } => ":".to_string(),
-        };
-        let number = |line: &GridLine| match *line {
-            GridLine::At(r) => (r + 1).to_string(),
-            GridLine::Gap { .. } => ":".to_string(),
-        };
-        let width = texts
-            .iter()
-            .flatten()
-            .map(String::len)
-            .chain(self.compact_cols.iter().map(|c| name(c).len()))
-            .max()
-            .unwrap_or(1);
-        let label = self.rows.to_string().len();
-        let mut out = " ".repeat(label + 1);
-        for c in &self.compact_cols {
-            out.push_str(&format!("{:>width$} ", name(c)));
-        }
-        out = out.trim_end().to_string();
-        out.push('\n');
-        for (r, line) in self.compact_rows.iter().enumerate() {
-            let mut text = format!("{:>label$} ", number(line));
-            for t in &texts[r * cols..(r + 1) * cols] {
-                text.push_str(&format!("{:>width$} ", t.as_deref().unwrap_or("")));
-            }
-            out.push_str(text.trim_end());
-            out.push('\n');
-        }
-        out
+        draw_compact(
+            self.rows,
+            &self.compact_rows,
+            &self.compact_cols,
+            self.holes.iter().map(|h| (self.compact_coords(h), cell(h))),
+        )
     }
 
     /// The board as a picture in its own file format (`o` pegs, `.` holes), with `pegs`.

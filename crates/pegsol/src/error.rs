@@ -20,13 +20,14 @@ pub enum Error {
     #[error("the board has no holes; draw at least one 'o' or '.'")]
     EmptyBoard,
     /// A board picture with more holes than a position can hold.
-    #[error("line {line}, column {column}: this is hole number {count}, but a board holds at most 64 holes; make the board smaller")]
+    #[error("line {line}, column {column}: this is hole number {count}, but a board holds at most {} holes; make the board smaller", .count - 1)]
     TooManyHoles {
         /// 1-based line of the first hole past the limit.
         line: usize,
         /// 1-based column of the first hole past the limit.
         column: usize,
-        /// The number that hole would have had (65).
+        /// The number that hole would have had (65 for a [`Board`](crate::Board), 257 for a
+        /// [`Shape`](crate::Shape)).
         count: usize,
     },
     /// A header line (`key: value`) the parser does not know.
@@ -58,17 +59,25 @@ pub enum Error {
         /// Columns in the picture.
         cols: usize,
     },
+    /// A shape of more than 64 holes, where only a [`WideBoard`](crate::WideBoard) will do.
+    #[error("board {board} has {holes} holes, more than the 64 of the exact engines; only the wide solver takes boards of 65 to 256 holes")]
+    NeedsWide {
+        /// The board's name.
+        board: String,
+        /// Its holes.
+        holes: usize,
+    },
     /// A board name that is neither built in nor well formed.
     #[error("unknown board {0:?}; run 'pegsol boards' for the built-in names, or give the path of a board file")]
     UnknownBoard(String),
     /// A `rect:RxC` name with bad sizes.
-    #[error("bad rectangle {0:?}: write rect:RxC with R, C >= 1 and R*C <= 64, e.g. rect:4x4")]
+    #[error("bad rectangle {0:?}: write rect:RxC with R, C >= 1 and R*C <= 256, e.g. rect:4x4")]
     BadRect(String),
     /// A `triangle:N` name with a bad side.
-    #[error("bad triangle {0:?}: write triangle:N with 1 <= N <= 10, e.g. triangle:5")]
+    #[error("bad triangle {0:?}: write triangle:N with 1 <= N <= 22, e.g. triangle:5")]
     BadTriangle(String),
     /// A `hexagon:N` name with a bad side.
-    #[error("bad hexagon {0:?}: write hexagon:N with 1 <= N <= 5 (3N(N-1)+1 holes, at most 64), e.g. hexagon:4")]
+    #[error("bad hexagon {0:?}: write hexagon:N with 1 <= N <= 9 (3N(N-1)+1 holes, at most 256), e.g. hexagon:4")]
     BadHexagon(String),
     /// A hole label that is not of the form letters then digits.
     #[error("bad hole label {0:?}: write a column letter then a row number, e.g. d4 (columns past z are aa, ab, ...)")]

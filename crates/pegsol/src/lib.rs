@@ -1,6 +1,6 @@
 //! # pegsol
 //!
-//! Peg solitaire on any board of up to 64 holes, on square, diagonal or triangular lattices:
+//! Peg solitaire on any board of up to 256 holes (64 for the exact engines; see [`WideBoard`]), on square, diagonal or triangular lattices:
 //! boards and positions, position classes, symmetry, pagoda functions, and a fast memoized
 //! solver whose every answer is replayed by an independent checker.
 //!
@@ -48,12 +48,14 @@ mod pagoda;
 mod problem;
 mod replay;
 mod search;
+mod shape;
 mod space;
 mod spill;
 mod symmetry;
 mod table;
 #[cfg(test)]
 mod testing;
+mod wide;
 
 pub use bitset::{Bits, BitsIter, Hole, MAX_HOLES};
 pub use board::{Board, GridLine, Position};
@@ -70,4 +72,9 @@ pub use problem::{
 };
 pub use replay::replay;
 pub use search::{solve, solve_with, solve_with_progress};
+pub use shape::{Shape, MAX_WIDE_HOLES};
 pub use symmetry::{Canonicalizer, Symmetries};
+pub use wide::{
+    replay_wide, solve_wide, WideBoard, WideFinish, WideJump, WideLimits, WideOutcome, WidePegs,
+    WideReport, WideSet,
+};

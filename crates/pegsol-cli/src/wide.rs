@@ -1,0 +1,364 @@
+//! `solve`, `show` and `replay` on boards of 65 to 256 holes, through the library's wide
+//! solver. The answers have the shape of the 64-hole commands' answers, so a script reads
+//! both alike.
+
+use anyhow::{bail, Context, Result};
+use pegsol::{Reason, WideBoard, WideFinish, WideJump, WideLimits, WideOutcome, WidePegs};
+use serde::Serialize;
+
+use crate::answer::FinishView;
+use crate::cli::{BudgetArgs, Command, Setup};
+use crate::common::load_wide;
+use crate::common::{print_json, print_moves, spinner, IMPOSSIBLE, UNDECIDED};
+
+/// Runs `command` when it is `solve`, `show` or `replay` on a board of more than 64 holes
+/// (without the options only the 64-hole engines have); `None` hands it to the usual path.
+pub(crate) fn dispatch(command: &Command) -> Result<Option<u8>> {
+    match command {
+        Command::Solve {
+            setup,
+            finish,
+            budget,
+            json,
+            fewest_moves: false,
+            svg: None,
+            certificate: None,
+        } => match load_wide(&setup.board)? {
+            Some(board) => solve(&board, setup, finish.as_deref(), budget, *json).map(Some),
+            None => Ok(None),
+        },
+        Command::Show {
+            setup,
+            pagodas: false,
+            json,
+        } => match load_wide(&setup.board)? {
+            Some(board) => show(&board, setup, *json).map(Some),
+            None => Ok(None),
+        },
+        Command::Replay { setup, jumps, json } => match load_wide(&setup.board)? {
+            Some(board) => replay(&board, setup, jumps, *json).map(Some),
+            None => Ok(None),
+        },
+        _ => Ok(None),
+    }
+}
+
+/// The start of a setup on a wide board.
+fn start_of(board: &WideBoard, setup: &Setup) -> Result<WidePegs> {
+    match &setup.empty {
+        Some(list) => Ok(board
+            .holes()
+            .minus(board.hole_set(list).context("--empty")?)),
+        None => board.start().ok_or_else(|| {
+            anyhow::anyhow!(
+                "the board {} has no conventional starting vacancy: give --empty, e.g. --empty a1",
+                board.name()
+            )
+        }),
+    }
+}
+
+/// A finish from the command line, as for the 64-hole commands: labels, `any` or `any:N`; by
+/// default the single vacancy, or any one peg.
+fn finish_of(board: &WideBoard, start: WidePegs, finish: Option<&str>) -> Result<WideFinish> {
+    Ok(match finish.map(str::trim) {
+        None => {
+            let vacant = board.holes().minus(start);
+            if vacant.count() == 1 {
+                WideFinish::Exactly(vacant)
+            } else {
+                WideFinish::Pegs(1)
+            }
+        }
+        Some(f) if f.eq_ignore_ascii_case("any") => WideFinish::Pegs(1),
+        Some(f) if f.to_ascii_lowercase().starts_with("any:") => {
+            let n = f[4..].trim();
+            WideFinish::Pegs(n.parse().map_err(|_| {
+                anyhow::anyhow!("--finish any:N needs a number of pegs, e.g. any:2; got {n:?}")
+            })?)
+        }
+        Some(f) => WideFinish::Exactly(board.hole_set(f).context("--finish")?),
+    })
+}
+
+fn finish_view(board: &WideBoard, finish: &WideFinish) -> FinishView {
+    match finish {
+        WideFinish::Exactly(f) => FinishView::Holes(board.labels(*f)),
+        WideFinish::Pegs(1) => FinishView::Anywhere("any".to_string()),
+        WideFinish::Pegs(n) => FinishView::Anywhere(format!("any:{n}")),
+    }
+}
+
+/// Jumps in notation, and the moves they make (a move: one peg's jumps in a row).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub(crate) struct WideLine {
+    pub jumps: Vec<String>,
+    pub moves: usize,
+    pub move_list: Vec<String>,
+}
+
+impl WideLine {
+    fn of(board: &WideBoard, jumps: &[WideJump]) -> WideLine {
+        let mut move_list: Vec<String> = Vec::new();
+        let mut last: Option<usize> = None;
+        for j in jumps {
+            match (last, move_list.last_mut()) {
+                (Some(at), Some(m)) if at == j.from() => {
+                    m.push('-');
+                    m.push_str(&board.label(j.to()));
+                }
+                _ => move_list.push(board.jump_text(*j)),
+            }
+            last = Some(j.to());
+        }
+        WideLine {
+            jumps: jumps.iter().map(|&j| board.jump_text(j)).collect(),
+            moves: move_list.len(),
+            move_list,
+        }
+    }
+}
+
+/// The answer of `solve --json` on a wide board.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub(crate) struct WideSolveAnswer {
+    pub board: String,
+    pub holes: usize,
+    pub lattice: &'static str,
+    pub empty: Vec<String>,
+    pub finish: FinishView,
+    pub status: &'static str,
+    pub reason: Option<String>,
+    #[serde(flatten)]
+    pub line: WideLine,
+    #[serde(rename = "final", skip_serializing_if = "Option::is_none")]
+    pub last: Option<Vec<String>>,
+    /// Which member of the wide portfolio decided.
+    pub engine: &'static str,
+    /// Words per position in the search (1, 2 or 4).
+    pub words: usize,
+    pub nodes: u64,
+    pub millis: u64,
+}
+
+/// `solve` on a wide board.
+pub(crate) fn solve(
+    board: &WideBoard,
+    setup: &Setup,
+    finish: Option<&str>,
+    budget: &BudgetArgs,
+    json: bool,
+) -> Result<u8> {
+    let start = start_of(board, setup)?;
+    let finish = finish_of(board, start, finish)?;
+    let narrow = budget.limits()?;
+    let limits = WideLimits {
+        timeout: narrow.timeout,
+        max_memory: narrow.max_memory,
+    };
+    let bar = spinner(&format!("solving on {} holes", board.hole_count()));
+    let report = pegsol::solve_wide(board, start, &finish, &limits);
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    let report = report?;
+    let (status, code, reason, line, last) = match &report.outcome {
+        WideOutcome::Solved { jumps, finish: end } => {
+            // The independent replay, by coordinates, before anything is shown.
+            let replayed = pegsol::replay_wide(board, start, jumps)
+                .context("internal error: a solution failed its replay")?;
+            let reaches = match &finish {
+                WideFinish::Exactly(f) => replayed == *f,
+                WideFinish::Pegs(n) => replayed.count() as usize == *n,
+            };
+            if replayed != *end || !reaches {
+                return Err(pegsol::Error::Internal("a wide solution replays elsewhere").into());
+            }
+            (
+                "solved",
+                0,
+                None,
+                WideLine::of(board, jumps),
+                Some(board.labels(*end)),
+            )
+        }
+        WideOutcome::Impossible(r) => {
+            let why = match r {
+                Reason::Class => {
+                    "position class: jumps never change the class, and the finish is in another"
+                        .to_string()
+                }
+                other => other.to_string(),
+            };
+            (
+                "impossible",
+                IMPOSSIBLE,
+                Some(why),
+                WideLine::default(),
+                None,
+            )
+        }
+        WideOutcome::Undecided(b) => (
+            "undecided",
+            UNDECIDED,
+            Some(format!("{b} budget")),
+            WideLine::default(),
+            None,
+        ),
+    };
+    let answer = WideSolveAnswer {
+        board: board.name().to_string(),
+        holes: board.hole_count(),
+        lattice: board.lattice().name(),
+        empty: board.labels(board.holes().minus(start)),
+        finish: finish_view(board, &finish),
+        status,
+        reason,
+        line,
+        last,
+        engine: report.engine,
+        words: report.words,
+        nodes: report.nodes,
+        millis: report.millis,
+    };
+    if json {
+        print_json(&answer);
+        return Ok(code);
+    }
+    let finish_text = match &answer.finish {
+        FinishView::Holes(h) => h.join(","),
+        FinishView::Anywhere(a) => a.clone(),
+    };
+    println!(
+        "board {} ({} holes, {} lattice, {} words a position), empty: {}, finish: {}",
+        answer.board,
+        answer.holes,
+        answer.lattice,
+        answer.words,
+        answer.empty.join(","),
+        finish_text
+    );
+    match &report.outcome {
+        WideOutcome::Solved { finish: end, .. } => {
+            println!(
+                "solved: {} jumps, {} moves (replayed and checked; found by the {} search)",
+                answer.line.jumps.len(),
+                answer.line.moves,
+                answer.engine
+            );
+            print_moves(&answer.line.move_list);
+            println!("final position:\n{}", board.draw(*end));
+        }
+        WideOutcome::Impossible(_) => {
+            println!("impossible: {}", answer.reason.as_deref().unwrap_or(""));
+        }
+        WideOutcome::Undecided(b) => println!(
+            "undecided within budget: the {b} budget ran out; raise --timeout or --max-memory"
+        ),
+    }
+    println!("{} positions expanded, {} ms", answer.nodes, answer.millis);
+    Ok(code)
+}
+
+/// The answer of `show --json` on a wide board.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub(crate) struct WideShowAnswer {
+    pub board: String,
+    pub holes: usize,
+    pub lattice: &'static str,
+    pub labels: Vec<String>,
+    pub empty: Vec<String>,
+    pub jumps: usize,
+    pub symmetries: usize,
+    /// How many position classes (a power of two; a string, as it may pass 2^64).
+    pub classes: String,
+    pub words: usize,
+    pub picture: String,
+}
+
+/// `show` on a wide board.
+pub(crate) fn show(board: &WideBoard, setup: &Setup, json: bool) -> Result<u8> {
+    let start = start_of(board, setup)?;
+    let answer = WideShowAnswer {
+        board: board.name().to_string(),
+        holes: board.hole_count(),
+        lattice: board.lattice().name(),
+        labels: board.labels(board.holes()),
+        empty: board.labels(board.holes().minus(start)),
+        jumps: board.jumps().len(),
+        symmetries: board.symmetry_count(),
+        classes: board.class_count().to_string(),
+        words: board.words(),
+        picture: board.draw(start),
+    };
+    if json {
+        print_json(&answer);
+        return Ok(0);
+    }
+    println!(
+        "board {} ({} holes, {} lattice; positions of {} 64-bit words): {} jumps, {} symmetries, {} position classes",
+        answer.board,
+        answer.holes,
+        answer.lattice,
+        answer.words,
+        answer.jumps,
+        answer.symmetries,
+        answer.classes
+    );
+    print!("{}", answer.picture);
+    Ok(0)
+}
+
+/// The answer of `replay --json` on a wide board.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub(crate) struct WideReplayAnswer {
+    pub board: String,
+    #[serde(flatten)]
+    pub line: WideLine,
+    pub pegs: u32,
+    #[serde(rename = "final")]
+    pub last: Vec<String>,
+}
+
+/// Reads jumps or moves written `d2-d4` or `d2-d4-f4`, separated by spaces or commas.
+fn parse_jumps(board: &WideBoard, text: &str) -> Result<Vec<WideJump>> {
+    let mut jumps = Vec::new();
+    for token in text.split([' ', ',', '\n', '\t']).filter(|t| !t.is_empty()) {
+        let holes: Vec<usize> = token
+            .split('-')
+            .map(|l| board.hole(l))
+            .collect::<pegsol::Result<_>>()?;
+        if holes.len() < 2 {
+            bail!("bad jump {token:?}: write it as from-to, e.g. d2-d4");
+        }
+        for w in holes.windows(2) {
+            jumps.push(board.jump_between(w[0], w[1])?);
+        }
+    }
+    Ok(jumps)
+}
+
+/// `replay` on a wide board.
+pub(crate) fn replay(board: &WideBoard, setup: &Setup, text: &str, json: bool) -> Result<u8> {
+    let start = start_of(board, setup)?;
+    let jumps = parse_jumps(board, text)?;
+    let end = pegsol::replay_wide(board, start, &jumps)?;
+    let answer = WideReplayAnswer {
+        board: board.name().to_string(),
+        line: WideLine::of(board, &jumps),
+        pegs: end.count(),
+        last: board.labels(end),
+    };
+    if json {
+        print_json(&answer);
+    } else {
+        println!(
+            "{} jumps, {} moves, all legal; {} pegs left:\n{}",
+            answer.line.jumps.len(),
+            answer.line.moves,
+            answer.pegs,
+            board.draw(end)
+        );
+    }
+    Ok(0)
+}
