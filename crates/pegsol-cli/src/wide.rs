@@ -35,8 +35,44 @@ pub(crate) fn dispatch(command: &Command) -> Result<Option<u8>> {
             Some(board) => show(&board, setup, *json).map(Some),
             None => Ok(None),
         },
+        Command::Solve { setup, .. } | Command::Show { setup, .. } => {
+            match load_wide(&setup.board)? {
+                Some(board) => bail!(
+                    "board {} has {} holes: --svg, --certificate, --fewest-moves and --pagodas take boards of up to 64 holes; leave them out to use the wide solver",
+                    board.name(),
+                    board.hole_count()
+                ),
+                None => Ok(None),
+            }
+        }
         Command::Replay { setup, jumps, json } => match load_wide(&setup.board)? {
             Some(board) => replay(&board, setup, jumps, *json).map(Some),
+            None => Ok(None),
+        },
+        Command::Ends {
+            setup,
+            budget,
+            json,
+        } => match load_wide(&setup.board)? {
+            Some(board) => ends(&board, setup, budget, *json).map(Some),
+            None => Ok(None),
+        },
+        Command::Catalog {
+            board,
+            finish,
+            timeout,
+            max_memory,
+            svg: None,
+            json,
+        } => match load_wide(board)? {
+            Some(board) => {
+                let limits = WideLimits {
+                    timeout: crate::cli::limits(*max_memory, Some(*timeout))?.timeout,
+                    max_memory: (*max_memory as usize).saturating_mul(1 << 20),
+                };
+                let single = matches!(finish, crate::cli::CatalogFinish::Single);
+                catalog(&board, single, &limits, *json).map(Some)
+            }
             None => Ok(None),
         },
         _ => Ok(None),
@@ -151,11 +187,7 @@ pub(crate) fn solve(
 ) -> Result<u8> {
     let start = start_of(board, setup)?;
     let finish = finish_of(board, start, finish)?;
-    let narrow = budget.limits()?;
-    let limits = WideLimits {
-        timeout: narrow.timeout,
-        max_memory: narrow.max_memory,
-    };
+    let limits = limits_of(budget)?;
     let bar = spinner(&format!("solving on {} holes", board.hole_count()));
     let report = pegsol::solve_wide(board, start, &finish, &limits);
     if let Some(bar) = &bar {
@@ -230,12 +262,12 @@ pub(crate) fn solve(
         FinishView::Anywhere(a) => a.clone(),
     };
     println!(
-        "board {} ({} holes, {} lattice, {} words a position), empty: {}, finish: {}",
+        "board {} ({} holes, {} lattice, {} words a position), {}, finish: {}",
         answer.board,
         answer.holes,
         answer.lattice,
         answer.words,
-        answer.empty.join(","),
+        start_text(board, start),
         finish_text
     );
     match &report.outcome {
@@ -361,4 +393,345 @@ pub(crate) fn replay(board: &WideBoard, setup: &Setup, text: &str, json: bool) -
         );
     }
     Ok(0)
+}
+
+/// The start in words: its empty holes, or its pegs when they are fewer.
+fn start_text(board: &WideBoard, start: WidePegs) -> String {
+    let empty = board.holes().minus(start);
+    if start.count() < empty.count() {
+        format!("pegs: {}", board.labels(start).join(","))
+    } else {
+        format!("empty: {}", board.labels(empty).join(","))
+    }
+}
+
+fn limits_of(budget: &BudgetArgs) -> Result<WideLimits> {
+    let narrow = budget.limits()?;
+    Ok(WideLimits {
+        timeout: narrow.timeout,
+        max_memory: narrow.max_memory,
+    })
+}
+
+/// A solved entry's line, after the independent replay.
+fn checked_line(
+    board: &WideBoard,
+    start: WidePegs,
+    outcome: &WideOutcome,
+) -> Result<Option<WideLine>> {
+    match outcome {
+        WideOutcome::Solved { jumps, finish } => {
+            let end = pegsol::replay_wide(board, start, jumps)
+                .context("internal error: a solution failed its replay")?;
+            if end != *finish {
+                return Err(pegsol::Error::Internal("a wide solution replays elsewhere").into());
+            }
+            Ok(Some(WideLine::of(board, jumps)))
+        }
+        _ => Ok(None),
+    }
+}
+
+fn reason_text(outcome: &WideOutcome) -> Option<String> {
+    match outcome {
+        WideOutcome::Solved { .. } => None,
+        WideOutcome::Impossible(r) => Some(r.to_string()),
+        WideOutcome::Undecided(b) => Some(format!("{b} budget")),
+    }
+}
+
+fn status_text(outcome: &WideOutcome) -> &'static str {
+    match outcome {
+        WideOutcome::Solved { .. } => "solved",
+        WideOutcome::Impossible(_) => "impossible",
+        WideOutcome::Undecided(_) => "undecided",
+    }
+}
+
+/// One finish of a wide table: a class of holes equivalent under the start's symmetries.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub(crate) struct WideEndView {
+    pub hole: String,
+    /// Every hole this row answers for.
+    pub like: Vec<String>,
+    pub status: &'static str,
+    pub reason: Option<String>,
+    #[serde(flatten)]
+    pub line: WideLine,
+    pub engine: &'static str,
+    pub millis: u64,
+}
+
+/// The answer of `ends --json` on a wide board.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub(crate) struct WideEndsAnswer {
+    pub board: String,
+    pub holes: usize,
+    pub empty: Vec<String>,
+    /// The holes one last peg can end on.
+    pub ends: Vec<String>,
+    pub rows: Vec<WideEndView>,
+}
+
+/// `ends` on a wide board: every hole's fate as the last peg, one row per class of holes.
+pub(crate) fn ends(
+    board: &WideBoard,
+    setup: &Setup,
+    budget: &BudgetArgs,
+    json: bool,
+) -> Result<u8> {
+    let start = start_of(board, setup)?;
+    let limits = limits_of(budget)?;
+    let bar = spinner("finding the end holes");
+    let entries = pegsol::ends_wide(board, start, &limits, &|done, total| {
+        if let Some(bar) = &bar {
+            bar.set_message(format!("finding the end holes: {done} of {total} classes"));
+        }
+    });
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    let mut rows = Vec::new();
+    let mut ends = Vec::new();
+    for e in &entries? {
+        let line = checked_line(board, start, &e.outcome)?;
+        if line.is_some() {
+            ends.extend(e.finish_class.iter().map(|&h| board.label(h)));
+        }
+        rows.push(WideEndView {
+            hole: board.label(e.finish.unwrap_or(0)),
+            like: e.finish_class.iter().map(|&h| board.label(h)).collect(),
+            status: status_text(&e.outcome),
+            reason: reason_text(&e.outcome),
+            line: line.unwrap_or_default(),
+            engine: e.engine,
+            millis: e.millis,
+        });
+    }
+    let code = if rows.iter().any(|r| r.status == "undecided") {
+        UNDECIDED
+    } else if ends.is_empty() {
+        IMPOSSIBLE
+    } else {
+        0
+    };
+    let answer = WideEndsAnswer {
+        board: board.name().to_string(),
+        holes: board.hole_count(),
+        empty: board.labels(board.holes().minus(start)),
+        ends,
+        rows,
+    };
+    if json {
+        print_json(&answer);
+        return Ok(code);
+    }
+    println!(
+        "board {} ({} holes), {}: one last peg can end on {}",
+        answer.board,
+        answer.holes,
+        start_text(board, start),
+        if answer.ends.is_empty() {
+            "no hole".to_string()
+        } else {
+            answer.ends.join(" ")
+        }
+    );
+    for r in &answer.rows {
+        let detail = match r.status {
+            "solved" => format!("{} jumps, {} moves", r.line.jumps.len(), r.line.moves),
+            _ => r.reason.clone().unwrap_or_default(),
+        };
+        println!(
+            "  {:<6} {:<10} {detail} (like it: {})",
+            r.hole,
+            r.status,
+            r.like.join(" ")
+        );
+    }
+    Ok(code)
+}
+
+/// One vacancy class of a wide catalog.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub(crate) struct WideVacancyView {
+    pub empty: String,
+    pub members: Vec<String>,
+}
+
+/// One problem of a wide catalog.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub(crate) struct WideProblemView {
+    pub empty: Vec<String>,
+    pub finish: FinishView,
+    pub equivalent: u64,
+    pub status: &'static str,
+    pub reason: Option<String>,
+    #[serde(flatten)]
+    pub line: WideLine,
+    #[serde(rename = "final")]
+    pub last: Option<Vec<String>>,
+    pub engine: &'static str,
+    pub millis: u64,
+}
+
+/// The summary of a wide catalog, in (vacancy, finish) pairs.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub(crate) struct WideSummary {
+    pub pairs: u64,
+    pub solvable: u64,
+    pub impossible: u64,
+    pub impossible_by_class: u64,
+    pub undecided: u64,
+}
+
+/// The answer of `catalog --json` on a wide board.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub(crate) struct WideCatalogAnswer {
+    pub board: String,
+    pub holes: usize,
+    pub lattice: &'static str,
+    pub symmetries: usize,
+    pub vacancies: Vec<WideVacancyView>,
+    pub problems: Vec<WideProblemView>,
+    pub summary: WideSummary,
+    pub millis: u64,
+}
+
+/// `catalog` on a wide board.
+fn catalog(board: &WideBoard, single: bool, limits: &WideLimits, json: bool) -> Result<u8> {
+    let began = std::time::Instant::now();
+    let bar = spinner("cataloguing");
+    let c = pegsol::catalog_wide(board, single, limits, &|done, total| {
+        if let Some(bar) = &bar {
+            bar.set_message(format!("cataloguing: vacancy class {done} of {total}"));
+        }
+    });
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    let c = c?;
+    let mut problems = Vec::new();
+    for e in &c.entries {
+        let start = board.holes().without(e.empty);
+        let line = checked_line(board, start, &e.outcome)?;
+        let last = match &e.outcome {
+            WideOutcome::Solved { finish, .. } => Some(board.labels(*finish)),
+            _ => None,
+        };
+        problems.push(WideProblemView {
+            empty: vec![board.label(e.empty)],
+            finish: e
+                .finish
+                .map_or(FinishView::Anywhere("any".to_string()), |f| {
+                    FinishView::Holes(vec![board.label(f)])
+                }),
+            equivalent: e.equivalent,
+            status: status_text(&e.outcome),
+            reason: reason_text(&e.outcome),
+            line: line.unwrap_or_default(),
+            last,
+            engine: e.engine,
+            millis: e.millis,
+        });
+    }
+    let (pairs, solvable, impossible, impossible_by_class, undecided) = c.summary();
+    let answer = WideCatalogAnswer {
+        board: board.name().to_string(),
+        holes: board.hole_count(),
+        lattice: board.lattice().name(),
+        symmetries: board.symmetry_count(),
+        vacancies: c
+            .vacancies
+            .iter()
+            .map(|v| WideVacancyView {
+                empty: board.label(v.hole),
+                members: v.members.iter().map(|&h| board.label(h)).collect(),
+            })
+            .collect(),
+        problems,
+        summary: WideSummary {
+            pairs,
+            solvable,
+            impossible,
+            impossible_by_class,
+            undecided,
+        },
+        millis: began.elapsed().as_millis() as u64,
+    };
+    let code = if undecided > 0 {
+        UNDECIDED
+    } else if solvable == 0 {
+        IMPOSSIBLE
+    } else {
+        0
+    };
+    if json {
+        print_json(&answer);
+        return Ok(code);
+    }
+    println!(
+        "catalog of {} ({} holes, {} lattice, {} symmetries): every single vacancy, {}",
+        answer.board,
+        answer.holes,
+        answer.lattice,
+        answer.symmetries,
+        if single {
+            "every single-peg finish"
+        } else {
+            "one peg anywhere"
+        }
+    );
+    println!(
+        "{} vacancy classes, {} problems up to symmetry, {} pairs: {} solvable, {} impossible ({} by position class, {} by exhausted search), {} undecided; {:.1} s",
+        answer.vacancies.len(),
+        answer.problems.len(),
+        pairs,
+        solvable,
+        impossible,
+        impossible_by_class,
+        impossible - impossible_by_class,
+        undecided,
+        answer.millis as f64 / 1000.0
+    );
+    println!(
+        "(pairs: how many (vacancy, finish) pairs a row stands for; --json has the solutions)"
+    );
+    for v in &answer.vacancies {
+        println!(
+            "\nvacancy {} ({} like it: {})",
+            v.empty,
+            v.members.len(),
+            v.members.join(" ")
+        );
+        let mut class_only = 0;
+        for p in answer.problems.iter().filter(|p| p.empty[0] == v.empty) {
+            if single && p.reason.as_deref() == Some("position class") {
+                class_only += 1;
+                continue;
+            }
+            let finish = match &p.finish {
+                FinishView::Holes(h) => h.join(","),
+                FinishView::Anywhere(a) => a.clone(),
+            };
+            let detail = match (&p.last, &p.reason) {
+                (Some(last), _) => format!(
+                    "{} jumps, {} moves, ends on {}",
+                    p.line.jumps.len(),
+                    p.line.moves,
+                    last.join(",")
+                ),
+                (None, Some(r)) => r.clone(),
+                (None, None) => String::new(),
+            };
+            println!(
+                "  {:<6} {:>5}  {:<10} {detail}",
+                finish, p.equivalent, p.status
+            );
+        }
+        if class_only > 0 {
+            println!("  and {class_only} classes of finish holes impossible by position class");
+        }
+    }
+    Ok(code)
 }

@@ -1373,6 +1373,28 @@ fn boards_past_64_holes_solve_show_and_replay() {
         &["replay", "rect:9x9", "--empty", "e5", "e3-e5 e3-e5"],
         "jump 2 (e3-e5) is illegal",
     );
+    // Ends and catalog: two pegs on the 9x9 square end on c5 or f5; from one vacancy on a
+    // line of 65 holes no single peg can be left.
+    let rows: Vec<&str> = (0..9)
+        .map(|r| if r == 4 { "...oo...." } else { "........." })
+        .collect();
+    let path = temp_board("two.txt", &(rows.join("\n") + "\n"));
+    let o = pegsol(&["ends", path.to_str().unwrap(), "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(json(&o)["ends"], serde_json::json!(["c5", "f5"]));
+    let path = temp_board("line.txt", &("o".repeat(65) + "\n"));
+    let o = pegsol(&[
+        "catalog",
+        path.to_str().unwrap(),
+        "--finish",
+        "any",
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let v = json(&o);
+    assert_eq!(v["summary"]["pairs"], 65);
+    assert_eq!(v["summary"]["impossible"], 65);
+    assert_eq!(v["vacancies"].as_array().unwrap().len(), 33);
     // The 257th hole of a file is named by line and column.
     let path = temp_board(
         "big.txt",

@@ -75,6 +75,6 @@ pub use search::{solve, solve_with, solve_with_progress};
 pub use shape::{Shape, MAX_WIDE_HOLES};
 pub use symmetry::{Canonicalizer, Symmetries};
 pub use wide::{
-    replay_wide, solve_wide, WideBoard, WideFinish, WideJump, WideLimits, WideOutcome, WidePegs,
-    WideReport, WideSet,
+    catalog_wide, ends_wide, replay_wide, solve_wide, WideBoard, WideCatalog, WideEntry,
+    WideFinish, WideJump, WideLimits, WideOutcome, WidePegs, WideReport, WideSet, WideVacancy,
 };

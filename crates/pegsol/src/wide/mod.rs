@@ -21,6 +21,7 @@
 //! # Ok::<(), pegsol::Error>(())
 //! ```
 
+mod catalog;
 mod set;
 mod solve;
 
@@ -30,6 +31,7 @@ use crate::lattice::Lattice;
 use crate::notation;
 use crate::shape::{Shape, MAX_WIDE_HOLES};
 
+pub use catalog::{catalog_wide, ends_wide, WideCatalog, WideEntry, WideVacancy};
 pub use set::WideSet;
 pub use solve::{solve_wide, WideFinish, WideLimits, WideOutcome, WideReport};
 
