@@ -98,6 +98,17 @@ pub(crate) enum Command {
     },
     /// Count the whole game: positions per level, winning positions, solutions and games.
     Count(CountArgs),
+    /// Run a count on N processes of this machine (free loopback ports), as a cluster would:
+    /// `pegsol cluster-local 2 count english`. Prints process 0's answer, exits with its code.
+    #[command(name = "cluster-local")]
+    ClusterLocal {
+        /// How many processes, 1 to 64.
+        #[arg(value_parser = clap::value_parser!(u16).range(1..=64))]
+        processes: u16,
+        /// `count BOARD [count options]`.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true, required = true)]
+        command: Vec<String>,
+    },
     /// Prove a problem impossible with a certificate a person or a short program can check:
     /// position classes, then a signed pagoda function found by linear programming, then a
     /// search certificate (a set of positions closed under jumps). Exit 1 when refuted, 0
@@ -337,6 +348,17 @@ pub(crate) struct CountArgs {
     /// level gives every end hole (--spill applies).
     #[arg(long, requires = "solutions", conflicts_with = "finish")]
     pub every_vacancy: bool,
+    /// Count on W worker threads of this process with timely dataflow (the distributed
+    /// engine, in one process); without it, and without --cluster, the usual count runs.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub workers: Option<u16>,
+    /// Count on a cluster: a file of one `host:port` line per process (timely's convention;
+    /// the same file for every process), with --process I saying which line this is.
+    #[arg(long, value_name = "HOSTFILE", requires = "process")]
+    pub cluster: Option<std::path::PathBuf>,
+    /// This process's line in the --cluster file, from 0; process 0 prints the answer.
+    #[arg(long, requires = "cluster")]
+    pub process: Option<usize>,
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,

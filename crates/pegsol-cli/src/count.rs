@@ -97,7 +97,6 @@ pub(crate) fn run(
         remove_scratch_on_signal(dir)?;
     }
     let problem = load_problem(setup, finish)?;
-    let (board, start) = (problem.board(), problem.start());
     let threads = threads.map_or_else(rayon::current_num_threads, usize::from);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
@@ -187,11 +186,24 @@ pub(crate) fn run(
         Err(e) => return Err(failure(e)),
     };
     let millis = began.elapsed().as_millis() as u64;
+    render(&problem, &c, millis, threads, pagoda, json)
+}
+
+/// Prints a finished count, as text or JSON (the distributed count prints the same).
+pub(crate) fn render(
+    problem: &pegsol::Problem,
+    c: &pegsol::count::Count,
+    millis: u64,
+    threads: usize,
+    pagoda: bool,
+    json: bool,
+) -> Result<u8> {
+    let (board, start) = (problem.board(), problem.start());
     if json {
         // Large integers as exact JSON numbers: u128 is written as a plain integer literal.
         print_json(&CountAnswer {
             status: "counted",
-            problem: ProblemView::of(&problem),
+            problem: ProblemView::of(problem),
             symmetries: c.symmetries,
             levels: c.levels.iter().map(|l| LevelView::of(l, true)).collect(),
             positions: c.positions(),
@@ -279,7 +291,7 @@ pub(crate) fn remove_scratch_on_signal(dir: &Path) -> Result<()> {
 
 /// A count's error for `main`: an internal one as the library's typed error (exit 70), the
 /// others with the flag that addresses them.
-fn failure(e: pegsol::count::CountError) -> anyhow::Error {
+pub(crate) fn failure(e: pegsol::count::CountError) -> anyhow::Error {
     match e {
         pegsol::count::CountError::Internal(what) => pegsol::Error::Internal(what).into(),
         e => anyhow::anyhow!(advice(&e)),
@@ -293,6 +305,9 @@ fn advice(e: &pegsol::count::CountError) -> String {
         CountError::Memory { .. } => "raise --max-memory MB, or give --spill DIR",
         CountError::Timeout => "raise --timeout S",
         CountError::Io(_) => "check the directory given to --spill",
+        CountError::Cluster(_) => {
+            "check that every process of the cluster runs, with the same host file"
+        }
         CountError::Overflow | CountError::Internal(_) => return e.to_string(),
     };
     format!("{e} ({fix})")
@@ -391,6 +406,9 @@ pub(crate) fn solutions(
 
 /// `pegsol count`: the whole game, the solutions alone, or the solutions of every vacancy.
 pub(crate) fn dispatch(a: crate::cli::CountArgs) -> Result<u8> {
+    if a.workers.is_some() || a.cluster.is_some() {
+        return crate::cluster::count(&a);
+    }
     let max_memory = (a.max_memory as usize).saturating_mul(1 << 20);
     let timeout = crate::cli::timeout_of(a.timeout)?;
     match (a.solutions, a.every_vacancy) {

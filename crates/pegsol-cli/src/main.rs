@@ -20,6 +20,7 @@ mod catalog;
 mod certificate;
 mod check;
 mod cli;
+mod cluster;
 mod common;
 mod count;
 mod ends;
@@ -149,6 +150,7 @@ fn run(cli: Cli) -> Result<u8> {
         }),
         Command::Verify { file, json } => verify::run(&file, json),
         Command::Count(args) => count::dispatch(args),
+        Command::ClusterLocal { processes, command } => cluster::local(processes, &command),
         Command::Show {
             setup,
             pagodas,

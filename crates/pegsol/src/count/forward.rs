@@ -493,7 +493,7 @@ pub(crate) fn analyse(
 /// Every finish position reached, with the jump sequences from the start to it: each class's
 /// count `T(R)` is shared evenly by the `|R|` positions of its orbit (the group fixes the start,
 /// so they are reached equally often); a remainder is a bug, never rounded.
-fn finish_paths(
+pub(super) fn finish_paths(
     problem: &Problem,
     space: &Space,
     reached: &[(u64, u128)],

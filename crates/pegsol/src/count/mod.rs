@@ -27,6 +27,7 @@
 //! summed in), `cut` (pagoda cuts); the key space itself is `crate::space`, which `fewest`
 //! shares.
 
+mod cluster;
 mod cut;
 mod forward;
 mod packed;
@@ -48,6 +49,7 @@ use crate::space::Space;
 use crate::spill;
 
 pub use crate::spill::{remove_scratch_of, SCRATCH_PREFIX};
+pub use cluster::{count_cluster, Cluster, ClusterCount};
 
 /// Figures for one jump level.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -155,6 +157,8 @@ pub enum CountError {
     Io(String),
     /// A figure that failed its own check (a bug, never an answer).
     Internal(&'static str),
+    /// A distributed count could not start, or a process of it went away.
+    Cluster(String),
 }
 
 impl std::fmt::Display for CountError {
@@ -169,6 +173,7 @@ impl std::fmt::Display for CountError {
             CountError::Timeout => write!(f, "the time budget ran out; allow more time"),
             CountError::Io(e) => write!(f, "spill file: {e}; check the spill directory"),
             CountError::Internal(what) => write!(f, "internal error: {what}; please report it"),
+            CountError::Cluster(what) => write!(f, "cluster: {what}"),
         }
     }
 }

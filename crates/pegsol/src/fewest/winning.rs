@@ -72,7 +72,7 @@ impl WinningSet {
             })),
             Err(CountError::Timeout | CountError::Memory { .. }) => Ok(None),
             Err(CountError::Overflow) => Err(Error::CountOverflow),
-            Err(CountError::Io(e)) => Err(Error::Io(e)),
+            Err(CountError::Io(e) | CountError::Cluster(e)) => Err(Error::Io(e)),
             Err(CountError::Internal(what)) => Err(Error::Internal(what)),
         }
     }
@@ -135,7 +135,7 @@ pub fn fewest_moves_by_winning_set(problem: &Problem, limits: &Limits) -> Result
         Err(CountError::Timeout) => return Ok(report(undecided(Budget::Time), lower, 0)),
         Err(CountError::Memory { .. }) => return Ok(report(undecided(Budget::Memory), lower, 0)),
         Err(CountError::Overflow) => return Err(Error::CountOverflow),
-        Err(CountError::Io(e)) => return Err(Error::Io(e)),
+        Err(CountError::Io(e) | CountError::Cluster(e)) => return Err(Error::Io(e)),
         Err(CountError::Internal(what)) => return Err(Error::Internal(what)),
     };
     let classes = winners.iter().map(|l| l.len() as u64).sum();
