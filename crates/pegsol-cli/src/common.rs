@@ -28,7 +28,7 @@ pub(crate) fn load_board(name: &str) -> Result<Board> {
     let shape = load_shape(name)?;
     Board::from_shape(&shape).map_err(|e| match e {
         pegsol::Error::NeedsWide { board, holes } => anyhow::anyhow!(
-            "board {board} has {holes} holes: 'pegsol solve', 'show' and 'replay' take boards of up to 256 holes, this command up to 64"
+            "board {board} has {holes} holes: 'pegsol solve', 'show', 'replay', 'ends' and 'catalog' take boards of up to 256 holes (without --svg, --certificate, --fewest-moves and --pagodas), this command up to 64"
         ),
         other => other.into(),
     })

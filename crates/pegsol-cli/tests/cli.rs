@@ -165,7 +165,7 @@ fn bad_input_is_exit_2_with_a_clear_message() {
         (vec!["solve".into(), "rect:16x17".into()], "bad rectangle"),
         (
             vec!["count".into(), "rect:9x9".into()],
-            "board rect:9x9 has 81 holes: 'pegsol solve', 'show' and 'replay' take boards of up to 256 holes",
+            "board rect:9x9 has 81 holes: 'pegsol solve', 'show', 'replay', 'ends' and 'catalog' take boards of up to 256 holes",
         ),
         (
             vec![
