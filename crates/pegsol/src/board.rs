@@ -595,13 +595,19 @@ mod tests {
             }
         );
         assert_eq!(Board::parse("f", "  \n\n").unwrap_err(), Error::EmptyBoard);
+        // A 65th hole: a shape for the wide solver, not a `Board`.
         let big = "oooooooo\n".repeat(8) + "o\n";
         assert!(matches!(
             Board::parse("f", &big).unwrap_err(),
+            Error::NeedsWide { holes: 65, .. }
+        ));
+        let huge = "oooooooooooooooo\n".repeat(16) + "o\n";
+        assert!(matches!(
+            Board::parse("f", &huge).unwrap_err(),
             Error::TooManyHoles {
-                line: 9,
+                line: 17,
                 column: 1,
-                ..
+                count: 257
             }
         ));
         assert!(matches!(
