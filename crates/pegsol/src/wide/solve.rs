@@ -2,8 +2,8 @@
 //! positions of 1, 2 or 4 words.
 //!
 //! - **Depth-first search** with a table of dead positions (positions from which the finish
-//!   cannot be reached). It is exact: when it ends without a solution, there is none. The
-//!   table stops growing at the memory budget; the search stays exact, only slower.
+//!   cannot be reached). It is exact: when it ends without a solution, there is none. When
+//!   the table reaches its share of the memory budget, the search stops, undecided.
 //! - **Beam search**, level by level from the start: each level's children (merged when
 //!   equal) are scored and the best `width` kept, with widths growing fourfold. Near the end
 //!   it meets exact levels built backwards from the finish, so the last jumps are found, not
@@ -569,6 +569,9 @@ struct Dfs<'p, 'a, const W: usize> {
     line: Vec<u32>,
     buffers: Vec<Vec<(u32, WideSet<W>)>>,
     nodes: u64,
+    /// Set when the table is full: the search stops there, undecided on memory, rather
+    /// than go on without a memory of dead positions for as long as it takes.
+    full: bool,
 }
 
 impl<'p, 'a, const W: usize> Dfs<'p, 'a, W> {
@@ -580,6 +583,7 @@ impl<'p, 'a, const W: usize> Dfs<'p, 'a, W> {
             line: Vec::new(),
             buffers: vec![Vec::new(); p.start.count() as usize + 1],
             nodes: 0,
+            full: false,
         }
     }
 
@@ -587,6 +591,7 @@ impl<'p, 'a, const W: usize> Dfs<'p, 'a, W> {
         match self.visit(start, halted) {
             Some(true) => End::Found(std::mem::take(&mut self.line)),
             Some(false) => End::Exhausted,
+            None if self.full => End::Stopped(Budget::Memory),
             None => End::Stopped(Budget::Time),
         }
     }
@@ -623,7 +628,11 @@ impl<'p, 'a, const W: usize> Dfs<'p, 'a, W> {
             }
         }
         self.buffers[depth] = children;
-        if result == Some(false) && self.dead.len() < self.room {
+        if result == Some(false) {
+            if self.dead.len() >= self.room {
+                self.full = true;
+                return None;
+            }
             self.dead.insert(pos);
         }
         result
