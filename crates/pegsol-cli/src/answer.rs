@@ -88,6 +88,27 @@ impl Line {
             move_list,
         }
     }
+
+    /// The line of a wide board's jumps, in the same notation.
+    pub(crate) fn of_wide(board: &pegsol::WideBoard, jumps: &[pegsol::WideJump]) -> Line {
+        let mut move_list: Vec<String> = Vec::new();
+        let mut last: Option<usize> = None;
+        for j in jumps {
+            match (last, move_list.last_mut()) {
+                (Some(at), Some(m)) if at == j.from() => {
+                    m.push('-');
+                    m.push_str(&board.label(j.to()));
+                }
+                _ => move_list.push(board.jump_text(*j)),
+            }
+            last = Some(j.to());
+        }
+        Line {
+            jumps: jumps.iter().map(|&j| board.jump_text(j)).collect(),
+            moves: move_list.len(),
+            move_list,
+        }
+    }
 }
 
 /// Labels of a set.

@@ -28,7 +28,7 @@ pub(crate) fn load_board(name: &str) -> Result<Board> {
     let shape = load_shape(name)?;
     Board::from_shape(&shape).map_err(|e| match e {
         pegsol::Error::NeedsWide { board, holes } => anyhow::anyhow!(
-            "board {board} has {holes} holes: 'pegsol solve', 'show', 'replay', 'ends' and 'catalog' take boards of up to 256 holes (without --svg, --certificate, --fewest-moves and --pagodas), this command up to 64"
+            "board {board} has {holes} holes: 'pegsol solve', 'show', 'replay', 'ends', 'catalog', 'count' and 'shortest' take boards of up to 256 holes (without --certificate, --pagodas and the count's --spill, --pagoda, --solutions and cluster options), this command up to 64"
         ),
         other => other.into(),
     })
@@ -125,14 +125,27 @@ pub(crate) fn spinner(what: &str) -> Option<ProgressBar> {
 pub(crate) fn finish_of(board: &Board, start: Bits, finish: Option<&str>) -> Result<Finish> {
     Ok(match finish.map(str::trim) {
         None => Problem::default_finish(board, start),
-        Some(f) if f.eq_ignore_ascii_case("any") => Finish::AnyOne,
-        Some(f) if f.to_ascii_lowercase().starts_with("any:") => {
-            let n = f[4..].trim();
-            Finish::Pegs(n.parse().map_err(|_| {
-                anyhow::anyhow!("--finish any:N needs a number of pegs, e.g. any:2; got {n:?}")
-            })?)
-        }
-        Some(f) => Finish::Holes(board.hole_set(f).context("--finish")?),
+        Some(f) => match any_pegs(f)? {
+            Some(1) => Finish::AnyOne,
+            Some(n) => Finish::Pegs(n),
+            None => Finish::Holes(board.hole_set(f).context("--finish")?),
+        },
+    })
+}
+
+/// The pegs of a finish written `any` (one) or `any:N`; `None` when it names holes. Boards of
+/// either size read `--finish` through it.
+pub(crate) fn any_pegs(finish: &str) -> Result<Option<u32>> {
+    let f = finish.trim();
+    if f.eq_ignore_ascii_case("any") {
+        return Ok(Some(1));
+    }
+    if !f.to_ascii_lowercase().starts_with("any:") {
+        return Ok(None);
+    }
+    let n = f[4..].trim();
+    n.parse().map(Some).map_err(|_| {
+        anyhow::anyhow!("--finish any:N needs a number of pegs, e.g. any:2; got {n:?}")
     })
 }
 

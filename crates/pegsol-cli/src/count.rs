@@ -138,55 +138,74 @@ pub(crate) fn run(
         ) => {
             let levels = finished.into_inner().unwrap_or_default();
             let millis = began.elapsed().as_millis() as u64;
-            if json {
-                // The forward figures of each finished level are final; which positions can
-                // still win is known only once every level is, so it is left out.
-                print_json(&CountUndecided {
-                    status: "undecided",
-                    reason: match e {
-                        pegsol::count::CountError::Timeout => "time budget",
-                        _ => "memory budget",
-                    },
-                    message: advice(&e),
-                    problem: ProblemView::of(&problem),
-                    levels_finished: levels.iter().map(|l| LevelView::of(l, false)).collect(),
-                    millis,
-                    peak_memory_mb: pegsol::count::peak_memory_mb(),
-                    threads,
-                });
-                return Ok(UNDECIDED);
-            }
-            println!("undecided within budget: {}", advice(&e));
-            if let Some(l) = levels.last() {
-                println!(
-                    "levels 0 to {} were finished: level {} has {} positions ({} up to symmetry), after {:.1} s, peak memory {} MB",
-                    l.jumps,
-                    l.jumps,
-                    l.positions,
-                    l.classes,
-                    millis as f64 / 1000.0,
-                    pegsol::count::peak_memory_mb()
-                );
-                println!(
-                    "their forward figures (which positions can still win needs every level):"
-                );
-                println!(
-                    "{:>5} {:>4} {:>14} {:>12} {:>12} {:>26}",
-                    "jumps", "pegs", "positions", "classes", "dead ends", "paths"
-                );
-                for l in &levels {
-                    println!(
-                        "{:>5} {:>4} {:>14} {:>12} {:>12} {:>26}",
-                        l.jumps, l.pegs, l.positions, l.classes, l.dead_ends, l.paths
-                    );
-                }
-            }
-            return Ok(UNDECIDED);
+            return undecided(
+                &e,
+                advice(&e),
+                ProblemView::of(&problem),
+                &levels,
+                millis,
+                threads,
+                json,
+            );
         }
         Err(e) => return Err(failure(e)),
     };
     let millis = began.elapsed().as_millis() as u64;
     render(&problem, &c, millis, threads, pagoda, json)
+}
+
+/// Prints a count a budget stopped: the levels it finished, with their forward figures.
+pub(crate) fn undecided(
+    e: &pegsol::count::CountError,
+    message: String,
+    problem: ProblemView,
+    levels: &[pegsol::count::Level],
+    millis: u64,
+    threads: usize,
+    json: bool,
+) -> Result<u8> {
+    if json {
+        // The forward figures of each finished level are final; which positions can
+        // still win is known only once every level is, so it is left out.
+        print_json(&CountUndecided {
+            status: "undecided",
+            reason: match e {
+                pegsol::count::CountError::Timeout => "time budget",
+                _ => "memory budget",
+            },
+            message,
+            problem,
+            levels_finished: levels.iter().map(|l| LevelView::of(l, false)).collect(),
+            millis,
+            peak_memory_mb: pegsol::count::peak_memory_mb(),
+            threads,
+        });
+        return Ok(UNDECIDED);
+    }
+    println!("undecided within budget: {message}");
+    if let Some(l) = levels.last() {
+        println!(
+            "levels 0 to {} were finished: level {} has {} positions ({} up to symmetry), after {:.1} s, peak memory {} MB",
+            l.jumps,
+            l.jumps,
+            l.positions,
+            l.classes,
+            millis as f64 / 1000.0,
+            pegsol::count::peak_memory_mb()
+        );
+        println!("their forward figures (which positions can still win needs every level):");
+        println!(
+            "{:>5} {:>4} {:>14} {:>12} {:>12} {:>26}",
+            "jumps", "pegs", "positions", "classes", "dead ends", "paths"
+        );
+        for l in levels {
+            println!(
+                "{:>5} {:>4} {:>14} {:>12} {:>12} {:>26}",
+                l.jumps, l.pegs, l.positions, l.classes, l.dead_ends, l.paths
+            );
+        }
+    }
+    Ok(UNDECIDED)
 }
 
 /// Prints a finished count, as text or JSON (the distributed count prints the same).
@@ -199,11 +218,40 @@ pub(crate) fn render(
     json: bool,
 ) -> Result<u8> {
     let (board, start) = (problem.board(), problem.start());
+    let header = format!(
+        "board {} ({} holes), empty: {}, finish: {}, symmetry group of order {}",
+        board.name(),
+        board.hole_count(),
+        notation::set_text(board, board.holes().minus(start)),
+        finish_text(board, problem.finish()),
+        c.symmetries
+    );
+    render_view(
+        ProblemView::of(problem),
+        &header,
+        c,
+        millis,
+        threads,
+        pagoda,
+        json,
+    )
+}
+
+/// [`render`] for a problem already put in words: its view for JSON and its header line.
+pub(crate) fn render_view(
+    problem: ProblemView,
+    header: &str,
+    c: &pegsol::count::Count,
+    millis: u64,
+    threads: usize,
+    pagoda: bool,
+    json: bool,
+) -> Result<u8> {
     if json {
         // Large integers as exact JSON numbers: u128 is written as a plain integer literal.
         print_json(&CountAnswer {
             status: "counted",
-            problem: ProblemView::of(problem),
+            problem,
             symmetries: c.symmetries,
             levels: c.levels.iter().map(|l| LevelView::of(l, true)).collect(),
             positions: c.positions(),
@@ -220,14 +268,7 @@ pub(crate) fn render(
         });
         return Ok(0);
     }
-    println!(
-        "board {} ({} holes), empty: {}, finish: {}, symmetry group of order {}",
-        board.name(),
-        board.hole_count(),
-        notation::set_text(board, board.holes().minus(start)),
-        finish_text(board, problem.finish()),
-        c.symmetries
-    );
+    println!("{header}");
     if pagoda {
         println!("pagoda-pruned: solutions and winning positions are exact; positions, dead ends and games are those of the pruned tree");
     }

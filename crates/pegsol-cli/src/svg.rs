@@ -5,67 +5,107 @@
 
 use std::fmt::Write;
 
-use pegsol::{notation, Bits, Board, Hole, Jump, Lattice};
+use pegsol::{Bits, Board, Hole, Jump, Lattice, WideBoard, WideJump, WidePegs};
 
 /// Distance between neighbouring holes, in SVG units.
 const PITCH: f64 = 28.0;
 const MARGIN: f64 = 18.0;
 
-/// Where a hole is drawn, relative to the board's top left: on the board's compact grid, so a
-/// drawing's size depends on the holes, not on the bounding box.
-#[must_use]
-pub fn place(board: &Board, hole: Hole) -> (f64, f64) {
-    let (r, c) = board.compact_coords(hole);
-    let (r, c) = (r as f64, c as f64);
-    match board.lattice() {
-        Lattice::Triangular => {
-            let rows = board.compact_lines().0.len();
-            (
-                (c + (rows as f64 - 1.0 - r) / 2.0) * PITCH,
-                r * PITCH * 0.866,
-            )
+/// What a drawing needs of a board of either kind: each hole's place on the compact grid and
+/// its label, the lattice, and the number of rows.
+pub struct Sketch {
+    lattice: Lattice,
+    rows: usize,
+    cells: Vec<(usize, usize)>,
+    labels: Vec<String>,
+}
+
+impl Sketch {
+    /// The sketch of a board of up to 64 holes (hole `i` is `Hole` index `i`).
+    #[must_use]
+    pub fn of(board: &Board) -> Sketch {
+        Sketch {
+            lattice: board.lattice(),
+            rows: board.compact_lines().0.len(),
+            cells: board
+                .holes()
+                .iter()
+                .map(|h| board.compact_coords(h))
+                .collect(),
+            labels: board.holes().iter().map(|h| board.label(h)).collect(),
         }
-        _ => (c * PITCH, r * PITCH),
+    }
+
+    /// The sketch of a wide board.
+    #[must_use]
+    pub fn of_wide(board: &WideBoard) -> Sketch {
+        Sketch {
+            lattice: board.lattice(),
+            rows: board.compact_rows(),
+            cells: (0..board.hole_count())
+                .map(|h| board.compact_coords(h))
+                .collect(),
+            labels: (0..board.hole_count()).map(|h| board.label(h)).collect(),
+        }
+    }
+
+    /// Where hole `hole` is drawn, relative to the board's top left: on the compact grid, so
+    /// a drawing's size depends on the holes, not on the bounding box.
+    #[must_use]
+    pub fn place(&self, hole: usize) -> (f64, f64) {
+        let (r, c) = self.cells[hole];
+        let (r, c) = (r as f64, c as f64);
+        match self.lattice {
+            Lattice::Triangular => (
+                (c + (self.rows as f64 - 1.0 - r) / 2.0) * PITCH,
+                r * PITCH * 0.866,
+            ),
+            _ => (c * PITCH, r * PITCH),
+        }
+    }
+
+    fn size(&self) -> (f64, f64) {
+        let (w, h) = (0..self.cells.len()).fold((0.0f64, 0.0f64), |(w, h), hole| {
+            let (x, y) = self.place(hole);
+            (w.max(x), h.max(y))
+        });
+        (w + 2.0 * MARGIN, h + 2.0 * MARGIN + 16.0)
     }
 }
 
-fn size(board: &Board) -> (f64, f64) {
-    let (w, h) = board.holes().iter().fold((0.0f64, 0.0f64), |(w, h), hole| {
-        let (x, y) = place(board, hole);
-        (w.max(x), h.max(y))
-    });
-    (w + 2.0 * MARGIN, h + 2.0 * MARGIN + 16.0)
+/// Where a hole of a board of up to 64 holes is drawn (see [`Sketch::place`]).
+#[must_use]
+pub fn place(board: &Board, hole: Hole) -> (f64, f64) {
+    Sketch::of(board).place(hole.index())
 }
 
 /// One board as an SVG group at `(dx, 0)`: pegs filled, the holes a move visited ringed, and
 /// a caption under it.
-fn board_group(board: &Board, pegs: Bits, visited: &[Hole], caption: &str, dx: f64) -> String {
-    let (_, h) = size(board);
+fn board_group(sketch: &Sketch, frame: &Frame, dx: f64) -> String {
+    let (w, h) = sketch.size();
     let mut out = format!("<g transform=\"translate({dx:.1},0)\">\n");
-    for hole in board.holes() {
-        let (x, y) = place(board, hole);
+    for (hole, label) in sketch.labels.iter().enumerate() {
+        let (x, y) = sketch.place(hole);
         let (x, y) = (x + MARGIN, y + MARGIN);
-        let filled = pegs.contains(hole);
-        let ring = if visited.contains(&hole) {
+        let filled = frame.pegs[hole];
+        let ring = if frame.visited.contains(&hole) {
             " stroke=\"#d0451b\" stroke-width=\"3\""
         } else {
             " stroke=\"#555\" stroke-width=\"1\""
         };
         let _ = writeln!(
             out,
-            "  <circle cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"{}\" fill=\"{}\"{ring}><title>{}</title></circle>",
+            "  <circle cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"{}\" fill=\"{}\"{ring}><title>{label}</title></circle>",
             if filled { 10 } else { 5 },
             if filled { "#2b5d9b" } else { "#ddd" },
-            board.label(hole)
         );
     }
-    let (w, _) = size(board);
     let _ = writeln!(
         out,
         "  <text x=\"{:.1}\" y=\"{:.1}\" font-family=\"sans-serif\" font-size=\"12\" text-anchor=\"middle\">{}</text>",
         w / 2.0,
         h - 6.0,
-        escape(caption)
+        escape(&frame.caption)
     );
     out.push_str("</g>\n");
     out
@@ -77,23 +117,50 @@ fn escape(text: &str) -> String {
         .replace('>', "&gt;")
 }
 
-/// A strip of boards: the start, then the position after each move, captioned with the move.
-/// `jumps` must already have been replayed from `start`.
-#[must_use]
-pub fn strip(board: &Board, start: Bits, jumps: &[Jump], per_row: usize) -> String {
-    let moves = notation::moves(jumps);
-    let texts = notation::move_texts(board, jumps);
-    let mut frames: Vec<(Bits, Vec<Hole>, String)> = vec![(start, Vec::new(), "start".into())];
+/// One board of a strip: which holes hold pegs, the holes the move visited, and a caption.
+pub struct Frame {
+    pegs: Vec<bool>,
+    visited: Vec<usize>,
+    caption: String,
+}
+
+/// The frames of a line of play: the start, then the position after each move. A move is
+/// the run of jumps whose each starts where the one before landed; `jumps` are `(from, over,
+/// to)` hole indices, already replayed from `start`.
+fn frames(start: Vec<bool>, labels: &[String], jumps: &[(usize, usize, usize)]) -> Vec<Frame> {
+    let mut out = vec![Frame {
+        pegs: start.clone(),
+        visited: Vec::new(),
+        caption: "start".into(),
+    }];
     let mut pegs = start;
-    let mut next = 0;
-    for (i, mv) in moves.iter().enumerate() {
-        for _ in 1..mv.len() {
-            pegs = jumps[next].apply(pegs);
-            next += 1;
+    let mut k = 0;
+    while k < jumps.len() {
+        let mut visited = vec![jumps[k].0];
+        loop {
+            let (from, over, to) = jumps[k];
+            pegs[from] = false;
+            pegs[over] = false;
+            pegs[to] = true;
+            visited.push(to);
+            k += 1;
+            if k == jumps.len() || jumps[k].0 != to {
+                break;
+            }
         }
-        frames.push((pegs, mv.clone(), format!("{}. {}", i + 1, texts[i])));
+        let text: Vec<&str> = visited.iter().map(|&h| labels[h].as_str()).collect();
+        out.push(Frame {
+            pegs: pegs.clone(),
+            visited,
+            caption: format!("{}. {}", out.len(), text.join("-")),
+        });
     }
-    let (w, h) = size(board);
+    out
+}
+
+/// A strip of frames, `per_row` to a row.
+fn strip_of(sketch: &Sketch, frames: &[Frame], per_row: usize) -> String {
+    let (w, h) = sketch.size();
     let per_row = per_row.max(1);
     let cols = frames.len().min(per_row);
     let rows = frames.len().div_ceil(per_row);
@@ -104,14 +171,42 @@ pub fn strip(board: &Board, start: Bits, jumps: &[Jump], per_row: usize) -> Stri
         w * cols as f64,
         h * rows as f64
     );
-    for (i, (pegs, visited, caption)) in frames.iter().enumerate() {
+    for (i, frame) in frames.iter().enumerate() {
         let (row, col) = (i / per_row, i % per_row);
         let _ = writeln!(out, "<g transform=\"translate(0,{:.1})\">", row as f64 * h);
-        out.push_str(&board_group(board, *pegs, visited, caption, col as f64 * w));
+        out.push_str(&board_group(sketch, frame, col as f64 * w));
         out.push_str("</g>\n");
     }
     out.push_str("</svg>\n");
     out
+}
+
+/// A strip of boards: the start, then the position after each move, captioned with the move.
+/// `jumps` must already have been replayed from `start`.
+#[must_use]
+pub fn strip(board: &Board, start: Bits, jumps: &[Jump], per_row: usize) -> String {
+    let sketch = Sketch::of(board);
+    let start: Vec<bool> = board.holes().iter().map(|h| start.contains(h)).collect();
+    let jumps: Vec<(usize, usize, usize)> = jumps
+        .iter()
+        .map(|j| (j.from().index(), j.over().index(), j.to().index()))
+        .collect();
+    strip_of(&sketch, &frames(start, &sketch.labels, &jumps), per_row)
+}
+
+/// [`strip`] for a board of more than 64 holes.
+#[must_use]
+pub fn strip_wide(
+    board: &WideBoard,
+    start: WidePegs,
+    jumps: &[WideJump],
+    per_row: usize,
+) -> String {
+    let sketch = Sketch::of_wide(board);
+    let start: Vec<bool> = (0..board.hole_count()).map(|h| start.contains(h)).collect();
+    let jumps: Vec<(usize, usize, usize)> =
+        jumps.iter().map(|j| (j.from(), j.over(), j.to())).collect();
+    strip_of(&sketch, &frames(start, &sketch.labels, &jumps), per_row)
 }
 
 /// A catalog as a grid of small boards, one per vacancy class: the vacancy ringed, finish
@@ -119,7 +214,8 @@ pub fn strip(board: &Board, start: Bits, jumps: &[Jump], per_row: usize) -> Stri
 #[must_use]
 pub fn catalog_grid(board: &Board, catalog: &pegsol::catalog::Catalog) -> String {
     use pegsol::Outcome;
-    let (w, h) = size(board);
+    let sketch = Sketch::of(board);
+    let (w, h) = sketch.size();
     let per_row = 4.min(catalog.vacancies.len().max(1));
     let rows = catalog.vacancies.len().div_ceil(per_row);
     let mut out = format!(
@@ -134,7 +230,7 @@ pub fn catalog_grid(board: &Board, catalog: &pegsol::catalog::Catalog) -> String
         let _ = writeln!(out, "<g transform=\"translate({dx:.1},{dy:.1})\">");
         let mut ends = 0;
         for hole in board.holes() {
-            let (x, y) = place(board, hole);
+            let (x, y) = sketch.place(hole.index());
             let (x, y) = (x + MARGIN, y + MARGIN);
             // Single finishes: the problem for this hole; any peg: the vacancy's one problem,
             // green on the hole its solution ends on.
@@ -179,6 +275,7 @@ pub fn catalog_grid(board: &Board, catalog: &pegsol::catalog::Catalog) -> String
 #[cfg(test)]
 mod tests {
     use super::*;
+    use pegsol::notation;
 
     #[test]
     fn a_strip_has_a_frame_per_move_and_the_right_pegs() {

@@ -164,8 +164,8 @@ fn bad_input_is_exit_2_with_a_clear_message() {
         ),
         (vec!["solve".into(), "rect:16x17".into()], "bad rectangle"),
         (
-            vec!["count".into(), "rect:9x9".into()],
-            "board rect:9x9 has 81 holes: 'pegsol solve', 'show', 'replay', 'ends' and 'catalog' take boards of up to 256 holes",
+            vec!["check".into(), "rect:9x9".into()],
+            "board rect:9x9 has 81 holes: 'pegsol solve', 'show', 'replay', 'ends', 'catalog', 'count' and 'shortest' take boards of up to 256 holes",
         ),
         (
             vec![
@@ -1403,5 +1403,97 @@ fn boards_past_64_holes_solve_show_and_replay() {
     fails_with(
         &["show", path.to_str().unwrap()],
         "line 2, column 57: this is hole number 257, but a board holds at most 256 holes",
+    );
+}
+
+/// Count, fewest moves, shortest and the SVG strip on boards past 64 holes, and the options
+/// that stay with the 64-hole engines refused by name.
+#[test]
+fn boards_past_64_holes_count_find_the_fewest_moves_and_draw() {
+    // A diamond of twelve pegs round e5 on the 9x9 square (81 holes, two words).
+    let mut rows = vec![".........".to_string(); 9];
+    rows[2] = "....o....".into();
+    rows[3] = "...ooo...".into();
+    rows[4] = "..oo.oo..".into();
+    rows[5] = "...ooo...".into();
+    rows[6] = "....o....".into();
+    let path = temp_board("cross.txt", &(rows.join("\n") + "\n"));
+    let board = path.to_str().unwrap();
+    let o = pegsol(&["count", board, "--finish", "any", "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v = json(&o);
+    assert_eq!(v["holes"], 81);
+    assert_eq!(v["status"], "counted");
+    let levels = v["levels"].as_array().unwrap();
+    assert_eq!(levels[0]["pegs"], 12);
+    assert_eq!(v["symmetries"], 8);
+    let paths: u128 = levels
+        .iter()
+        .filter(|l| l["pegs"] == 1)
+        .map(|l| l["paths"].as_u64().unwrap() as u128)
+        .sum();
+    assert_eq!(v["solutions"].as_u64().unwrap() as u128, paths);
+    // The figure of this build (the method is checked against brute force in the library).
+    assert_eq!(v["solutions"], 53056);
+    let svg = std::env::temp_dir().join(format!("pegsol-wide-{}.svg", std::process::id()));
+    let o = pegsol(&[
+        "solve",
+        board,
+        "--finish",
+        "any",
+        "--fewest-moves",
+        "--svg",
+        svg.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v = json(&o);
+    assert_eq!(v["status"], "solved");
+    assert_eq!(v["optimal"], true);
+    let moves = v["moves"].as_u64().unwrap();
+    assert_eq!((moves, v["lower_bound"].as_u64()), (4, Some(4)));
+    assert_eq!(v["jumps"].as_array().unwrap().len(), 11);
+    // One board per move and the start, each with all 81 holes.
+    let drawing = std::fs::read_to_string(&svg).unwrap();
+    let _ = std::fs::remove_file(&svg);
+    assert_eq!(
+        drawing.matches("<g transform=\"translate(0,").count() as u64,
+        moves + 1
+    );
+    assert_eq!(drawing.matches("<circle").count() as u64, 81 * (moves + 1));
+    // The moves replay through the CLI.
+    let list: Vec<&str> = v["move_list"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    let o = pegsol(&["replay", board, &list.join(" "), "--json"]);
+    assert_eq!(json(&o)["pegs"], 1);
+    // The basic game of the 66-hole triangle in a small budget: a proven lower bound, and
+    // an upper bound with the line that gives it.
+    let o = pegsol(&["shortest", "triangle:11", "--max-memory", "64", "--json"]);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    let v = json(&o);
+    assert_eq!(v["status"], "undecided");
+    let (lower, upper) = (
+        v["lower_bound"].as_u64().unwrap(),
+        v["upper_bound"].as_u64().unwrap(),
+    );
+    assert!(lower >= 1 && lower <= upper, "{lower} {upper}");
+    assert_eq!(v["moves"].as_u64(), Some(upper));
+    assert_eq!(v["jumps"].as_array().unwrap().len(), 64);
+    // A count past its memory is undecided with its finished levels; what stays 64-hole only
+    // is refused by name.
+    let o = pegsol(&["count", "rect:9x9", "--empty", "e5", "--max-memory", "16"]);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert!(stdout(&o).contains("raise --max-memory"), "{}", stdout(&o));
+    fails_with(
+        &["count", "rect:9x9", "--spill", "/tmp"],
+        "--spill takes boards of up to 64 holes",
+    );
+    fails_with(
+        &["solve", "rect:9x9", "--certificate", "/tmp/x.json"],
+        "--certificate and --pagodas take boards of up to 64 holes",
     );
 }

@@ -71,6 +71,48 @@ fn every_endpoint_answers_like_the_cli() {
     assert_eq!(g["jumps"].as_array().unwrap().len(), 36);
 }
 
+/// A board past 64 holes is played through the wide solver: its geometry, a solution, a
+/// hint, every jump's fate, and an honest answer from check.
+#[test]
+fn wide_boards_are_played_through_the_wide_solver() {
+    let server = Server::start("20");
+    let (_, menu) = server.request("GET", "/api/boards", b"");
+    assert!(menu.contains("\"triangle:11\""), "{menu}");
+    let (status, g) = server.post("/api/board", r#"{"board": "rect:9x9", "empty": "e5"}"#);
+    assert_eq!(status, 200);
+    assert_eq!(g["holes"].as_array().unwrap().len(), 81);
+    assert_eq!(g["empty"][0], "e5");
+    let (_, v) = server.post(
+        "/api/solve",
+        r#"{"board": "rect:9x9", "empty": ["e5"], "finish": "e5"}"#,
+    );
+    assert_eq!(v["status"], "solved", "{v}");
+    assert_eq!(v["jumps"].as_array().unwrap().len(), 79);
+    assert_eq!(v["final"][0], "e5");
+    // A few pegs in the middle of the big board, one jump played: hint and fates.
+    let few = r#"{"board": "rect:9x9", "empty": "a1 b1 c1 d1 e1 f1 g1 h1 i1 a2 b2 c2 e2 f2 g2 h2 i2 a3 b3 c3 e3 f3 g3 h3 i3 a4 b4 c4 d4 g4 h4 i4 a5 b5 c5 g5 h5 i5 a6 b6 c6 d6 f6 g6 h6 i6 a7 b7 c7 d7 e7 f7 g7 h7 i7 a8 b8 c8 d8 e8 f8 g8 h8 i8 a9 b9 c9 d9 e9 f9 g9 h9 i9", "finish": "any", "jumps": ["d2-d4"]}"#;
+    let (_, v) = server.post("/api/hint", few);
+    assert_eq!(v["status"], "solved", "{v}");
+    assert!(v["hint"].as_str().unwrap().contains('-'));
+    let (_, v) = server.post("/api/analyse", few);
+    assert_eq!(v["pegs"], 7, "{v}");
+    assert_eq!(v["status"], "winnable", "{v}");
+    let fates = v["moves"].as_array().unwrap();
+    assert!(!fates.is_empty());
+    assert!(
+        fates
+            .iter()
+            .all(|m| m["fate"] == "wins" || m["fate"] == "loses"),
+        "{v}"
+    );
+    let (_, v) = server.post("/api/check", r#"{"board": "rect:9x9", "empty": "e5"}"#);
+    assert_eq!(v["status"], "unproved");
+    assert!(v["reason"].as_str().unwrap().contains("64 holes"));
+    let (status, v) = server.post("/api/solve", r#"{"board": "rect:9x9", "finish": "z9"}"#);
+    assert_eq!(status, 400);
+    assert!(v["error"].as_str().unwrap().contains("z9"), "{v}");
+}
+
 #[test]
 fn bad_requests_get_clear_json_errors() {
     let server = Server::start("5");

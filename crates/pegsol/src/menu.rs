@@ -116,6 +116,13 @@ pub const GAMES: &[Game] = &[
     game("rect:6x6", "a1", "any"),
 ];
 
+/// The boards of more than 64 holes a player is offered, each with a game the wide solver
+/// wins ([`crate::solve_wide`]); the page plays them through it.
+pub const WIDE_GAMES: &[Game] = &[
+    game("triangle:11", "a1", "any"),
+    game("rect:9x9", "e5", "e5"),
+];
+
 const fn game(board: &'static str, empty: &'static str, finish: &'static str) -> Game {
     Game {
         board,

@@ -179,3 +179,269 @@ fn the_class_test_refutes_at_once_on_256_holes() {
     );
     assert_eq!(report.engine, "class");
 }
+
+/// What an independent count by coordinates finds: per level, the positions, the dead ends,
+/// the jump sequences and the positions that can still finish; and the games and solutions.
+#[derive(Debug, PartialEq)]
+struct Counted {
+    levels: Vec<(u64, u64, u128, u64)>,
+    games: u128,
+    solutions: u128,
+}
+
+/// Every jump from `pegs`, by coordinates: `(from, over, to)`.
+fn jumps_of(cells: &HashSet<Cell>, dirs: &[(i32, i32)], pegs: &BTreeSet<Cell>) -> Vec<[Cell; 3]> {
+    let mut out = Vec::new();
+    for &(r, c) in pegs {
+        for &(dr, dc) in dirs {
+            let over = (r + i64::from(dr), c + i64::from(dc));
+            let to = (r + 2 * i64::from(dr), c + 2 * i64::from(dc));
+            if pegs.contains(&over) && cells.contains(&to) && !pegs.contains(&to) {
+                out.push([(r, c), over, to]);
+            }
+        }
+    }
+    out
+}
+
+fn play(pegs: &BTreeSet<Cell>, [from, over, to]: [Cell; 3]) -> BTreeSet<Cell> {
+    let mut next = pegs.clone();
+    next.remove(&from);
+    next.remove(&over);
+    next.insert(to);
+    next
+}
+
+/// The whole game from `start`, level by level, with no symmetry and no library code.
+fn count_by_coordinates(
+    cells: &HashSet<Cell>,
+    dirs: &[(i32, i32)],
+    start: &BTreeSet<Cell>,
+    finish: &dyn Fn(&BTreeSet<Cell>) -> bool,
+) -> Counted {
+    let mut levels: Vec<std::collections::HashMap<BTreeSet<Cell>, u128>> =
+        vec![[(start.clone(), 1)].into_iter().collect()];
+    let (mut games, mut solutions) = (0u128, 0u128);
+    loop {
+        let mut next = std::collections::HashMap::new();
+        for (p, &t) in levels.last().unwrap() {
+            if finish(p) {
+                solutions += t;
+            }
+            let js = jumps_of(cells, dirs, p);
+            if js.is_empty() {
+                games += t;
+            }
+            for j in js {
+                *next.entry(play(p, j)).or_insert(0) += t;
+            }
+        }
+        if next.is_empty() {
+            break;
+        }
+        levels.push(next);
+    }
+    let mut wins: HashSet<BTreeSet<Cell>> = HashSet::new();
+    let mut out = Vec::new();
+    for level in levels.iter().rev() {
+        let won: HashSet<BTreeSet<Cell>> = level
+            .keys()
+            .filter(|p| {
+                finish(p)
+                    || jumps_of(cells, dirs, p)
+                        .into_iter()
+                        .any(|j| wins.contains(&play(p, j)))
+            })
+            .cloned()
+            .collect();
+        let dead = level
+            .keys()
+            .filter(|p| jumps_of(cells, dirs, p).is_empty())
+            .count() as u64;
+        out.push((
+            level.len() as u64,
+            dead,
+            level.values().sum(),
+            won.len() as u64,
+        ));
+        wins = won;
+    }
+    out.reverse();
+    Counted {
+        levels: out,
+        games,
+        solutions,
+    }
+}
+
+/// The fewest moves from `start` to a finish, breadth first over every position, with the
+/// moves of a peg found by following its chains of jumps; `None` when none is reachable.
+fn fewest_by_coordinates(
+    cells: &HashSet<Cell>,
+    dirs: &[(i32, i32)],
+    start: &BTreeSet<Cell>,
+    finish: &dyn Fn(&BTreeSet<Cell>) -> bool,
+) -> Option<u32> {
+    let mut seen: HashSet<BTreeSet<Cell>> = [start.clone()].into_iter().collect();
+    let mut level = vec![start.clone()];
+    let mut moves = 0;
+    while !level.is_empty() {
+        if level.iter().any(finish) {
+            return Some(moves);
+        }
+        let mut next = Vec::new();
+        for p in &level {
+            for &peg in p {
+                // Every chain of the peg on `peg`: (position, where the peg stands).
+                let mut stack = vec![(p.clone(), peg)];
+                let mut chained: HashSet<(BTreeSet<Cell>, Cell)> = HashSet::new();
+                while let Some((q, at)) = stack.pop() {
+                    for j in jumps_of(cells, dirs, &q).into_iter().filter(|j| j[0] == at) {
+                        let r = play(&q, j);
+                        if chained.insert((r.clone(), j[2])) {
+                            if seen.insert(r.clone()) {
+                                next.push(r.clone());
+                            }
+                            stack.push((r, j[2]));
+                        }
+                    }
+                }
+            }
+        }
+        level = next;
+        moves += 1;
+    }
+    None
+}
+
+/// Checks the wide count and the wide fewest moves of one problem against the coordinate
+/// versions.
+fn check_count_and_moves(
+    board: &WideBoard,
+    dirs: &[(i32, i32)],
+    start_cells: &BTreeSet<Cell>,
+    finish: &WideFinish,
+) -> Result<(), TestCaseError> {
+    let cells: HashSet<Cell> = (0..board.hole_count())
+        .map(|h| {
+            let (r, c) = board.coords(h);
+            (r as i64, c as i64)
+        })
+        .collect();
+    let cell = |h: usize| {
+        let (r, c) = board.coords(h);
+        (r as i64, c as i64)
+    };
+    let hole = |&(r, c): &Cell| board.hole_at(r, c).unwrap();
+    let start = start_cells
+        .iter()
+        .fold(WidePegs::EMPTY, |s, c| s.with(hole(c)));
+    let wanted = |p: &BTreeSet<Cell>| match finish {
+        WideFinish::Pegs(k) => p.len() == *k,
+        WideFinish::Exactly(f) => {
+            p.len() == f.count() as usize && f.iter().all(|h| p.contains(&cell(h)))
+        }
+    };
+    let expected = count_by_coordinates(&cells, dirs, start_cells, &wanted);
+    let c = pegsol::count_wide(board, start, finish, &Default::default(), &|_| {})
+        .unwrap()
+        .unwrap();
+    let got = Counted {
+        levels: c
+            .count
+            .levels
+            .iter()
+            .map(|l| (l.positions, l.dead_ends, l.paths, l.winning))
+            .collect(),
+        games: c.count.games,
+        solutions: c.count.solutions,
+    };
+    prop_assert_eq!(&got, &expected);
+    let reached: u128 = c.finishes.iter().map(|f| f.1).sum();
+    prop_assert_eq!(reached, expected.solutions);
+    for (p, _) in &c.finishes {
+        prop_assert!(wanted(&p.iter().map(cell).collect()));
+    }
+    let best = fewest_by_coordinates(&cells, dirs, start_cells, &wanted);
+    let r = pegsol::fewest_moves_wide(board, &[start], finish, &WideLimits::default(), &|_| {})
+        .unwrap();
+    match r.outcome {
+        pegsol::WideMovesOutcome::Optimal(s) => {
+            prop_assert_eq!(Some(s.moves), best);
+            let end = replay_wide(board, start, &s.jumps).unwrap();
+            prop_assert!(wanted(&end.iter().map(cell).collect()));
+        }
+        pegsol::WideMovesOutcome::Impossible => prop_assert_eq!(best, None),
+        pegsol::WideMovesOutcome::Undecided(b) => prop_assert!(false, "undecided: {:?}", b),
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(32))]
+
+    /// Counts and fewest moves on random boards of 65 to 100 holes (no symmetry to speak of).
+    #[test]
+    fn wide_counts_and_fewest_moves_agree_with_brute_force(
+        lat in lattice(),
+        n in 65usize..=100,
+        picks in prop::collection::vec(any::<u64>(), 8),
+        pegs in 2usize..=8,
+        seed in any::<u64>(),
+        any_two in any::<bool>(),
+    ) {
+        let (text, cells) = grow(lat, n, &picks);
+        let board = WideBoard::from_shape(&Shape::parse("random", &text).unwrap()).unwrap();
+        let centre = cells[(seed % n as u64) as usize];
+        let mut near = cells.clone();
+        near.sort_by_key(|&(r, c)| ((r - centre.0).abs() + (c - centre.1).abs(), (r * 7 + c * 13 + seed as i64) % 5));
+        let start: BTreeSet<Cell> = near.iter().take(pegs).copied().collect();
+        let finish = if any_two { WideFinish::Pegs(2) } else { WideFinish::Pegs(1) };
+        check_count_and_moves(&board, lat.directions(), &start, &finish)?;
+    }
+
+    /// The same on the symmetric built-in boards, from starts that their whole group keeps,
+    /// so that positions are merged by symmetry (up to 12 at a time).
+    #[test]
+    fn wide_counts_and_fewest_moves_agree_with_brute_force_under_symmetry(
+        name in prop_oneof![Just("rect:9x9"), Just("rect:8x10"), Just("triangle:11"), Just("hexagon:6"), Just("rect:12x12")],
+        seed in any::<u64>(),
+        picks in 1usize..=2,
+        exact in any::<bool>(),
+    ) {
+        let board = WideBoard::builtin(name).unwrap();
+        let n = board.hole_count();
+        let (rows, cols) = (0..n).fold((0, 0), |(r, c), h| {
+            let (a, b) = board.coords(h);
+            (r.max(a), c.max(b))
+        });
+        // Holes near the middle, and their images under every symmetry.
+        let mut middle: Vec<usize> = (0..n).collect();
+        middle.sort_by_key(|&h| {
+            let (r, c) = board.coords(h);
+            ((2 * r).abs_diff(rows) + (2 * c).abs_diff(cols), (h as u64 ^ seed) % 7)
+        });
+        let mut start = WidePegs::EMPTY;
+        for k in 0..picks {
+            let h = middle[((seed >> (8 * k)) % 10) as usize];
+            for g in 0..board.symmetry_count() {
+                start = start.union(board.apply_symmetry(g, WidePegs::EMPTY.with(h)));
+            }
+        }
+        let start_cells: BTreeSet<Cell> = start
+            .iter()
+            .map(|h| {
+                let (r, c) = board.coords(h);
+                (r as i64, c as i64)
+            })
+            .collect();
+        // An exact finish kept by the group: the middle hole where there is one.
+        let centre = middle[0];
+        let finish = if exact && start.count() > 1 {
+            WideFinish::Exactly(WidePegs::EMPTY.with(centre))
+        } else {
+            WideFinish::Pegs(1)
+        };
+        check_count_and_moves(&board, board.lattice().directions(), &start_cells, &finish)?;
+    }
+}

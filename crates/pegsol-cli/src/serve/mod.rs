@@ -35,17 +35,18 @@ use axum::middleware::{self, Next};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use pegsol::{Board, Limits};
+use pegsol::Limits;
 use serde_json::{json, Value};
 use tokio::sync::Semaphore;
 
 use crate::serve::answers::{answer, geometry};
 use crate::serve::lanes::Lane;
-use crate::serve::request::{parse_request, Kind, Parsed};
+use crate::serve::request::{parse_request, Kind, Request as Asked};
 
 mod answers;
 mod lanes;
 mod request;
+mod wide;
 
 /// The page, with its script and style inline: nothing is fetched from elsewhere.
 const INDEX: &str = include_str!("../../assets/index.html");
@@ -284,11 +285,12 @@ async fn index() -> impl IntoResponse {
 async fn boards() -> Json<Value> {
     let list: Vec<Value> = pegsol::menu::GAMES
         .iter()
-        .filter_map(|g| Some((g, Board::builtin(g.board).ok()?)))
+        .chain(pegsol::menu::WIDE_GAMES)
+        .filter_map(|g| Some((g, pegsol::Shape::builtin(g.board).ok()?)))
         .map(|(g, b)| {
             json!({
                 "name": g.board,
-                "holes": b.hole_count(),
+                "holes": b.cells().len(),
                 "lattice": b.lattice().name(),
                 "empty": split(g.empty),
                 "finish": finish_json(g.finish),
@@ -366,12 +368,15 @@ async fn api(State(shared): State<Arc<Shared>>, request: Request, kind: Kind) ->
         Err(e) => return bad(e),
     };
     if kind == Kind::Board {
-        return Json(geometry(&parsed.problem)).into_response();
+        return match &parsed {
+            Asked::Narrow(p) => Json(geometry(&p.problem)).into_response(),
+            Asked::Wide(w) => Json(wide::geometry(w)).into_response(),
+        };
     }
     let received = Instant::now();
     let cancel = CancelOnDrop(Arc::new(AtomicBool::new(false)));
     // Larger timeouts than the server's budget are cut to it.
-    let budget = parsed.timeout.map_or(shared.budget, |t| {
+    let budget = parsed.timeout().map_or(shared.budget, |t| {
         shared
             .budget
             .min(Duration::from_secs_f64(t.min(shared.budget.as_secs_f64())))
@@ -407,7 +412,7 @@ async fn lane_run(
     shared: &Arc<Shared>,
     rank: Option<u32>,
     kind: Kind,
-    parsed: &Arc<Parsed>,
+    parsed: &Arc<Asked>,
     budget: Duration,
     cancel: &Arc<AtomicBool>,
 ) -> Result<Answer, Response> {
@@ -427,8 +432,10 @@ async fn lane_run(
     let answer = tokio::task::spawn_blocking(move || {
         let lane = if slow { &shared.slow } else { &shared.fast };
         let sets = shared.winning.read().map(|v| v.clone()).unwrap_or_default();
-        lane.pool
-            .install(|| answer(kind, &parsed, budget, cancel, &sets))
+        lane.pool.install(|| match &*parsed {
+            Asked::Narrow(p) => answer(kind, p, budget, cancel, &sets),
+            Asked::Wide(w) => wide::answer(kind, w, budget, &cancel),
+        })
     })
     .await;
     drop(permit);

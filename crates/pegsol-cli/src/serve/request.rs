@@ -15,6 +15,24 @@ pub(super) enum Kind {
     Hint,
 }
 
+/// A request on a board of either size.
+pub(super) enum Request {
+    /// A board of up to 64 holes.
+    Narrow(Parsed),
+    /// A board of 65 to 256 holes, for the wide solver.
+    Wide(Box<super::wide::WideParsed>),
+}
+
+impl Request {
+    /// The time the request asks for, if it does.
+    pub(super) fn timeout(&self) -> Option<f64> {
+        match self {
+            Request::Narrow(p) => p.timeout,
+            Request::Wide(w) => w.timeout,
+        }
+    }
+}
+
 /// The request, parsed: a board by name or as ASCII art, its starting pegs and the finish.
 pub(super) struct Parsed {
     pub(super) problem: Problem,
@@ -60,7 +78,7 @@ pub(super) fn labels(v: &Value, what: &str) -> Result<String, String> {
 }
 
 /// Reads and checks a request body. Never panics, whatever the bytes (a fuzz test says so).
-pub(super) fn parse_request(body: &[u8]) -> Result<Parsed, String> {
+pub(super) fn parse_request(body: &[u8]) -> Result<Request, String> {
     const EXAMPLE: &str = r#"{"board": "english", "empty": ["d4"], "finish": "d4"}"#;
     let value: Value = serde_json::from_slice(body)
         .map_err(|e| format!("the body is not JSON ({e}); send an object like {EXAMPLE}"))?;
@@ -76,12 +94,28 @@ pub(super) fn parse_request(body: &[u8]) -> Result<Parsed, String> {
             format!("{e}; send an object like {EXAMPLE}")
         }
     })?;
+    if let Some(t) = body.timeout {
+        if !(t.is_finite() && t > 0.0) {
+            return Err(format!(
+                "\"timeout\" must be a positive number of seconds, got {t}"
+            ));
+        }
+    }
     let name = body.board.as_str();
     // ASCII art has several lines; a name never does. Files are never read from here.
-    let board = if name.contains('\n') {
-        Board::parse("custom", name).map_err(|e| format!("board: {e}"))?
+    let shape = if name.contains('\n') {
+        pegsol::Shape::parse("custom", name)
     } else {
-        Board::builtin(name.trim()).map_err(|e| format!("board: {e}"))?
+        pegsol::Shape::builtin(name.trim())
+    }
+    .map_err(|e| format!("board: {e}"))?;
+    let board = match Board::from_shape(&shape) {
+        Ok(board) => board,
+        Err(pegsol::Error::NeedsWide { .. }) => {
+            let board = pegsol::WideBoard::from_shape(&shape).map_err(|e| format!("board: {e}"))?;
+            return super::wide::parse(&body, board).map(|w| Request::Wide(Box::new(w)));
+        }
+        Err(e) => return Err(format!("board: {e}")),
     };
     let start = match &body.empty {
         None | Some(Value::Null) => board
@@ -104,13 +138,6 @@ pub(super) fn parse_request(body: &[u8]) -> Result<Parsed, String> {
     };
     let finish = crate::common::finish_of(&board, start, finish.as_deref())
         .map_err(|e| format!("finish: {}", e.root_cause()))?;
-    if let Some(t) = body.timeout {
-        if !(t.is_finite() && t > 0.0) {
-            return Err(format!(
-                "\"timeout\" must be a positive number of seconds, got {t}"
-            ));
-        }
-    }
     // Jumps played from the start, each checked by the independent replay.
     let origin = start;
     let start = match &body.jumps {
@@ -122,11 +149,11 @@ pub(super) fn parse_request(body: &[u8]) -> Result<Parsed, String> {
         }
     };
     let problem = Problem::new(board, start, finish).map_err(|e| e.to_string())?;
-    Ok(Parsed {
+    Ok(Request::Narrow(Parsed {
         problem,
         timeout: body.timeout,
         origin,
-    })
+    }))
 }
 
 #[cfg(test)]
@@ -150,7 +177,7 @@ mod tests {
         assert!(err("not json").contains("not JSON"));
         assert!(err(r#"{"board":"english","empty":"d4,d4"}"#).contains("named twice"));
         let big = parse_request(br#"{"board":"english","timeout":1e300}"#).unwrap();
-        assert_eq!(big.timeout, Some(1e300));
+        assert_eq!(big.timeout(), Some(1e300));
     }
 
     /// Mutation fuzzing of the request parser for a fixed time (`PEGSOL_FUZZ_SECONDS`,
@@ -172,6 +199,8 @@ mod tests {
             r#"{"board": "ooo.\no o\n", "finish": null, "empty": null}"#,
             r#"{"board": "lattice: triangular\no\noo\n.oo\n", "empty": []}"#,
             r#"{"board": "rect:3x3", "empty": ["a1"], "finish": ["b2", "c3"]}"#,
+            r#"{"board": "triangle:11", "empty": ["a1"], "finish": "any", "timeout": 1}"#,
+            r#"{"board": "rect:9x9", "empty": "e5", "jumps": ["e3-e5"]}"#,
         ];
         let alphabet: &[u8] =
             b"{}[]\":,. 0123456789eE+-nulltrueboardemptyfinishtimeoutanyod\\\n\xff";
@@ -217,10 +246,15 @@ mod tests {
             }
             bodies += 1;
             match parse_request(&bytes) {
-                Ok(r) => {
+                Ok(Request::Narrow(r)) => {
                     accepted += 1;
                     assert!(r.problem.from_start(r.problem.start()).is_ok());
                     assert!(r.timeout.is_none_or(|t| t.is_finite() && t > 0.0));
+                }
+                Ok(Request::Wide(w)) => {
+                    accepted += 1;
+                    assert!(w.finish.check(&w.board, w.start).is_ok());
+                    assert!(w.timeout.is_none_or(|t| t.is_finite() && t > 0.0));
                 }
                 Err(e) => assert!(!e.is_empty()),
             }

@@ -22,8 +22,11 @@
 //! ```
 
 mod catalog;
+mod count;
+mod fewest;
 mod set;
 mod solve;
+mod tables;
 
 use crate::board::{compact_grid, draw_compact, GridLine};
 use crate::error::{Error, Result};
@@ -32,8 +35,13 @@ use crate::notation;
 use crate::shape::{Shape, MAX_WIDE_HOLES};
 
 pub use catalog::{catalog_wide, ends_wide, WideCatalog, WideEntry, WideVacancy};
+pub use count::{count_wide, WideCount};
+pub use fewest::{
+    fewest_moves_wide, wide_move_count, WideMoves, WideMovesOutcome, WideMovesProgress,
+    WideMovesReport,
+};
 pub use set::WideSet;
-pub use solve::{solve_wide, WideFinish, WideLimits, WideOutcome, WideReport};
+pub use solve::{solve_wide, solve_wide_with, WideFinish, WideLimits, WideOutcome, WideReport};
 
 /// A set of holes on a wide board: up to 256.
 pub type WidePegs = WideSet<4>;
@@ -285,6 +293,19 @@ impl WideBoard {
     #[must_use]
     pub fn coords(&self, hole: usize) -> (usize, usize) {
         self.coords[hole]
+    }
+
+    /// `(row, col)` of hole `hole` on the compact grid (rows and columns without a hole
+    /// closed up, as drawings use).
+    #[must_use]
+    pub fn compact_coords(&self, hole: usize) -> (usize, usize) {
+        self.compact[hole]
+    }
+
+    /// How many rows the compact grid has.
+    #[must_use]
+    pub fn compact_rows(&self) -> usize {
+        self.compact_rows.len()
     }
 
     /// The hole at `(row, col)` of the bounding box, if there is one.

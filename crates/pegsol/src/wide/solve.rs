@@ -19,13 +19,13 @@
 //! jump played in turn, and callers replay it with [`replay_wide`](super::replay_wide).
 
 use std::collections::{HashMap, HashSet};
-use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use super::tables::{stabilizer, Build, Canon, Tables};
 use super::{WideBoard, WideJump, WidePegs, WideSet};
 use crate::error::{Error, Result};
-use crate::problem::{Budget, Reason};
+use crate::problem::{Budget, Reason, MAX_FINISHES};
 
 /// What a wide problem must end with.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -34,6 +34,18 @@ pub enum WideFinish {
     Pegs(usize),
     /// Pegs on exactly these holes.
     Exactly(WidePegs),
+}
+
+impl WideFinish {
+    /// Checks the finish against a start on `board`: its holes on the board, at least one
+    /// peg, and no more pegs than the start has.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NoSuchHole`], [`Error::EmptyFinish`] or [`Error::FinishTooLarge`].
+    pub fn check(&self, board: &WideBoard, start: WidePegs) -> Result<()> {
+        finish_targets(board, start, self, false).map(|_| ())
+    }
 }
 
 /// The budgets of [`solve_wide`].
@@ -107,34 +119,11 @@ pub fn solve_wide_with(
     stop: &AtomicBool,
 ) -> Result<WideReport> {
     let began = Instant::now();
-    let off = |set: WidePegs| set.minus(board.holes()).iter().next();
-    if let Some(h) = off(start) {
-        return Err(Error::NoSuchHole {
-            label: format!("#{h}"),
-            board: board.name().to_string(),
-        });
-    }
+    let listed = finish_targets(board, start, finish, false)?;
     let goal = match finish {
         WideFinish::Pegs(k) => *k,
-        WideFinish::Exactly(f) => {
-            if let Some(h) = off(*f) {
-                return Err(Error::NoSuchHole {
-                    label: format!("#{h}"),
-                    board: board.name().to_string(),
-                });
-            }
-            f.count() as usize
-        }
+        WideFinish::Exactly(f) => f.count() as usize,
     };
-    if goal == 0 {
-        return Err(Error::EmptyFinish);
-    }
-    if goal > start.count() as usize {
-        return Err(Error::FinishTooLarge {
-            finish: goal as u32,
-            start: start.count(),
-        });
-    }
     let report = |outcome, engine, nodes| WideReport {
         outcome,
         engine,
@@ -145,13 +134,11 @@ pub fn solve_wide_with(
     // The class test: a jump keeps the class, so the finish must share the start's.
     let class = board.class_of(start);
     let targets: Vec<WidePegs> = match finish {
-        WideFinish::Exactly(f) => vec![*f],
-        WideFinish::Pegs(1) => (0..board.hole_count())
-            .map(WidePegs::bit)
+        WideFinish::Pegs(1) => listed
+            .into_iter()
             .filter(|&t| board.class_of(t) == class)
             .collect(),
-        // Any k pegs: too many finishes to list; the search checks the count.
-        WideFinish::Pegs(_) => Vec::new(),
+        _ => listed,
     };
     let refuted = match finish {
         // Any k > 1 pegs: not listed, so not refuted here.
@@ -170,108 +157,78 @@ pub fn solve_wide_with(
     Ok(report(outcome, engine, nodes))
 }
 
-/// A fast hasher for sets, whose bits are already well spread by play.
-#[derive(Default)]
-struct SetHasher(u64);
-
-impl Hasher for SetHasher {
-    fn finish(&self) -> u64 {
-        self.0 ^ self.0 >> 31
+/// Checks `start` and `finish` on `board` and lists the finishing positions: the holes of an
+/// exact finish, every single peg for one peg anywhere, and for `k > 1` pegs anywhere every
+/// `k`-subset when `list_any` is set (at most [`MAX_FINISHES`]), none otherwise (the
+/// caller then checks the peg count alone).
+pub(super) fn finish_targets(
+    board: &WideBoard,
+    start: WidePegs,
+    finish: &WideFinish,
+    list_any: bool,
+) -> Result<Vec<WidePegs>> {
+    let off = |set: WidePegs| {
+        set.minus(board.holes())
+            .iter()
+            .next()
+            .map(|h| Error::NoSuchHole {
+                label: format!("#{h}"),
+                board: board.name().to_string(),
+            })
+    };
+    if let Some(e) = off(start) {
+        return Err(e);
     }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(u64::from(b));
+    let goal = match finish {
+        WideFinish::Pegs(k) => *k,
+        WideFinish::Exactly(f) => {
+            if let Some(e) = off(*f) {
+                return Err(e);
+            }
+            f.count() as usize
         }
+    };
+    if goal == 0 {
+        return Err(Error::EmptyFinish);
     }
-    fn write_u64(&mut self, w: u64) {
-        self.0 = (self.0 ^ w)
-            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
-            .rotate_left(29);
+    if goal > start.count() as usize {
+        return Err(Error::FinishTooLarge {
+            finish: goal as u32,
+            start: start.count(),
+        });
     }
-    fn write_usize(&mut self, _: usize) {
-        // The array's length prefix: the same for every key of a table.
-    }
-}
-
-type Build = BuildHasherDefault<SetHasher>;
-
-/// The board's jumps in `W` words, indexed by landing hole and by starting hole.
-struct Tables<const W: usize> {
-    holes: WideSet<W>,
-    jumps: Vec<WideJump>,
-    /// Per jump: the holes of `from` and `over`, and of all three.
-    needs: Vec<WideSet<W>>,
-    flips: Vec<WideSet<W>>,
-    into: Vec<Vec<u32>>,
-    out_of: Vec<Vec<u32>>,
-    /// Holes few jumps clear (see the module docs).
-    hard: WideSet<W>,
-}
-
-impl<const W: usize> Tables<W> {
-    fn new(board: &WideBoard) -> Self {
-        let n = board.hole_count();
-        let jumps = board.jumps().to_vec();
-        let mut into = vec![Vec::new(); n];
-        let mut out_of = vec![Vec::new(); n];
-        let mut clearing = vec![0u32; n];
-        for (k, j) in jumps.iter().enumerate() {
-            into[j.to()].push(k as u32);
-            out_of[j.from()].push(k as u32);
-            clearing[j.from()] += 1;
-            clearing[j.over()] += 1;
-        }
-        let most = clearing.iter().copied().max().unwrap_or(0);
-        let hard = (0..n)
-            .filter(|&h| 2 * clearing[h] <= most)
-            .fold(WideSet::EMPTY, |s, h| s.with(h));
-        Tables {
-            holes: WideSet::first(n),
-            needs: jumps
-                .iter()
-                .map(|j| WideSet::bit(j.from()).with(j.over()))
-                .collect(),
-            flips: jumps
-                .iter()
-                .map(|j| WideSet::bit(j.from()).with(j.over()).with(j.to()))
-                .collect(),
-            jumps,
-            into,
-            out_of,
-            hard,
-        }
-    }
-
-    /// Calls `f(jump, child)` for every legal jump of `pos`: by the empty holes while they are
-    /// fewer than the pegs, by the pegs after.
-    #[inline]
-    fn for_each_child(&self, pos: WideSet<W>, mut f: impl FnMut(u32, WideSet<W>)) {
-        let empty = self.holes.minus(pos);
-        if empty.count() <= pos.count() {
-            for h in empty.iter() {
-                for &k in &self.into[h] {
-                    if self.needs[k as usize].is_subset(&pos) {
-                        f(k, pos.xor(self.flips[k as usize]));
-                    }
+    Ok(match finish {
+        WideFinish::Exactly(f) => vec![*f],
+        WideFinish::Pegs(1) => (0..board.hole_count()).map(WidePegs::bit).collect(),
+        WideFinish::Pegs(_) if !list_any => Vec::new(),
+        WideFinish::Pegs(k) => {
+            let n = board.hole_count() as u64;
+            // C(n, k), stopping as soon as it passes the limit.
+            let mut subsets = 1u64;
+            for i in 0..*k as u64 {
+                subsets = subsets * (n - i) / (i + 1);
+                if subsets > MAX_FINISHES {
+                    return Err(Error::TooManyFinishes {
+                        pegs: *k as u32,
+                        holes: n,
+                    });
                 }
             }
-        } else {
-            for h in pos.iter() {
-                for &k in &self.out_of[h] {
-                    let j = self.jumps[k as usize];
-                    if pos.contains(j.over()) && !pos.contains(j.to()) {
-                        f(k, pos.xor(self.flips[k as usize]));
-                    }
+            let mut out = Vec::new();
+            let mut pick: Vec<usize> = (0..*k).collect();
+            loop {
+                out.push(pick.iter().fold(WidePegs::EMPTY, |s, &h| s.with(h)));
+                let Some(i) = (0..*k).rev().find(|&i| pick[i] < n as usize - *k + i) else {
+                    break;
+                };
+                pick[i] += 1;
+                for j in i + 1..*k {
+                    pick[j] = pick[j - 1] + 1;
                 }
             }
+            out
         }
-    }
-
-    fn legal_count(&self, pos: WideSet<W>) -> i64 {
-        let mut n = 0;
-        self.for_each_child(pos, |_, _| n += 1);
-        n
-    }
+    })
 }
 
 /// What one member ended with.
@@ -284,6 +241,9 @@ enum End {
 
 struct Portfolio<'a, const W: usize> {
     tables: Tables<W>,
+    /// Canonical forms under the symmetries that keep the finishes: a position and its
+    /// images are equally able to finish, so both members keep one of them.
+    canon: Canon<W>,
     start: WideSet<W>,
     goal: u32,
     targets: Vec<WideSet<W>>,
@@ -298,8 +258,11 @@ impl<'a, const W: usize> Portfolio<'a, W> {
         targets: &[WidePegs],
         limits: &'a WideLimits,
     ) -> Self {
+        // Any k pegs (no list) is kept by every symmetry.
+        let group = stabilizer(board, &[targets]);
         Portfolio {
             tables: Tables::new(board),
+            canon: Canon::new(board, &group),
             start: start.resize(),
             goal: goal as u32,
             targets: targets.iter().map(WideSet::resize).collect(),
@@ -471,7 +434,8 @@ impl<'a, const W: usize> Portfolio<'a, W> {
         let mut level = vec![self.start];
         let mut history: Vec<Vec<(u32, u32)>> = Vec::new();
         let mut cut = false;
-        let mut children: HashMap<WideSet<W>, (u32, u32), Build> = HashMap::default();
+        // Children by canonical form: one actual position of each orbit, with its link.
+        let mut children: HashMap<WideSet<W>, (WideSet<W>, u32, u32), Build> = HashMap::default();
         loop {
             if halted() {
                 return End::Stopped(Budget::Time);
@@ -480,7 +444,9 @@ impl<'a, const W: usize> Portfolio<'a, W> {
             for (i, &p) in level.iter().enumerate() {
                 *nodes += 1;
                 t.for_each_child(p, |k, c| {
-                    children.entry(c).or_insert((i as u32, k));
+                    children
+                        .entry(self.canon.canonical(c))
+                        .or_insert((c, i as u32, k));
                 });
             }
             if children.is_empty() {
@@ -488,9 +454,9 @@ impl<'a, const W: usize> Portfolio<'a, W> {
             }
             let pegs = level[0].count() - 1;
             if pegs == meet {
-                let hit = children.iter().find(|(c, _)| arrived(c));
+                let hit = children.values().find(|(c, _, _)| arrived(c));
                 return match hit {
-                    Some((&c, &(parent, k))) => {
+                    Some(&(c, parent, k)) => {
                         let mut line = self.walk_up(&history, parent as usize);
                         line.push(k);
                         line.extend(self.walk_down(c, backward, depth as usize));
@@ -501,11 +467,11 @@ impl<'a, const W: usize> Portfolio<'a, W> {
                 };
             }
             let mut scored: Vec<(i64, WideSet<W>, (u32, u32))> = children
-                .iter()
-                .map(|(&c, &link)| {
+                .values()
+                .map(|&(c, parent, k)| {
                     let hard = i64::from(c.and(t.hard).count());
                     let score = 3 * t.legal_count(c) - 10 * hard;
-                    (score, c, link)
+                    (score, c, (parent, k))
                 })
                 .collect();
             if scored.len() > width {
@@ -601,7 +567,8 @@ impl<'p, 'a, const W: usize> Dfs<'p, 'a, W> {
         if pos.count() == self.p.goal {
             return Some(self.p.done(&pos));
         }
-        if self.dead.contains(&pos) {
+        let key = self.p.canon.canonical(pos);
+        if self.dead.contains(&key) {
             return Some(false);
         }
         self.nodes += 1;
@@ -633,7 +600,7 @@ impl<'p, 'a, const W: usize> Dfs<'p, 'a, W> {
                 self.full = true;
                 return None;
             }
-            self.dead.insert(pos);
+            self.dead.insert(key);
         }
         result
     }

@@ -6,10 +6,13 @@ use anyhow::{bail, Context, Result};
 use pegsol::{Reason, WideBoard, WideFinish, WideJump, WideLimits, WideOutcome, WidePegs};
 use serde::Serialize;
 
-use crate::answer::FinishView;
+use crate::answer::{FinishView, Line};
 use crate::cli::{BudgetArgs, Command, Setup};
-use crate::common::load_wide;
-use crate::common::{print_json, print_moves, spinner, IMPOSSIBLE, UNDECIDED};
+use crate::common::{any_pegs, load_wide};
+use crate::common::{drawn, print_json, print_moves, spinner, IMPOSSIBLE, UNDECIDED};
+
+mod count;
+mod moves;
 
 /// Runs `command` when it is `solve`, `show` or `replay` on a board of more than 64 holes
 /// (without the options only the 64-hole engines have); `None` hands it to the usual path.
@@ -20,11 +23,45 @@ pub(crate) fn dispatch(command: &Command) -> Result<Option<u8>> {
             finish,
             budget,
             json,
-            fewest_moves: false,
-            svg: None,
+            fewest_moves,
+            svg,
             certificate: None,
         } => match load_wide(&setup.board)? {
-            Some(board) => solve(&board, setup, finish.as_deref(), budget, *json).map(Some),
+            Some(board) if *fewest_moves => moves::fewest(
+                &board,
+                setup,
+                finish.as_deref(),
+                budget,
+                svg.as_deref(),
+                *json,
+            )
+            .map(Some),
+            Some(board) => solve(
+                &board,
+                setup,
+                finish.as_deref(),
+                budget,
+                svg.as_deref(),
+                *json,
+            )
+            .map(Some),
+            None => Ok(None),
+        },
+        Command::Count(args) => match load_wide(&args.setup.board)? {
+            Some(board) => count::run(&board, args).map(Some),
+            None => Ok(None),
+        },
+        Command::Shortest {
+            board,
+            empty,
+            finish,
+            budget,
+            json,
+        } => match load_wide(board)? {
+            Some(board) => {
+                moves::shortest(&board, empty.as_deref(), finish.as_deref(), budget, *json)
+                    .map(Some)
+            }
             None => Ok(None),
         },
         Command::Show {
@@ -38,7 +75,7 @@ pub(crate) fn dispatch(command: &Command) -> Result<Option<u8>> {
         Command::Solve { setup, .. } | Command::Show { setup, .. } => {
             match load_wide(&setup.board)? {
                 Some(board) => bail!(
-                    "board {} has {} holes: --svg, --certificate, --fewest-moves and --pagodas take boards of up to 64 holes; leave them out to use the wide solver",
+                    "board {} has {} holes: --certificate and --pagodas take boards of up to 64 holes; leave them out to use the wide solver",
                     board.name(),
                     board.hole_count()
                 ),
@@ -80,7 +117,7 @@ pub(crate) fn dispatch(command: &Command) -> Result<Option<u8>> {
 }
 
 /// The start of a setup on a wide board.
-fn start_of(board: &WideBoard, setup: &Setup) -> Result<WidePegs> {
+pub(super) fn start_of(board: &WideBoard, setup: &Setup) -> Result<WidePegs> {
     match &setup.empty {
         Some(list) => Ok(board
             .holes()
@@ -96,7 +133,11 @@ fn start_of(board: &WideBoard, setup: &Setup) -> Result<WidePegs> {
 
 /// A finish from the command line, as for the 64-hole commands: labels, `any` or `any:N`; by
 /// default the single vacancy, or any one peg.
-fn finish_of(board: &WideBoard, start: WidePegs, finish: Option<&str>) -> Result<WideFinish> {
+pub(crate) fn finish_of(
+    board: &WideBoard,
+    start: WidePegs,
+    finish: Option<&str>,
+) -> Result<WideFinish> {
     Ok(match finish.map(str::trim) {
         None => {
             let vacant = board.holes().minus(start);
@@ -106,52 +147,18 @@ fn finish_of(board: &WideBoard, start: WidePegs, finish: Option<&str>) -> Result
                 WideFinish::Pegs(1)
             }
         }
-        Some(f) if f.eq_ignore_ascii_case("any") => WideFinish::Pegs(1),
-        Some(f) if f.to_ascii_lowercase().starts_with("any:") => {
-            let n = f[4..].trim();
-            WideFinish::Pegs(n.parse().map_err(|_| {
-                anyhow::anyhow!("--finish any:N needs a number of pegs, e.g. any:2; got {n:?}")
-            })?)
-        }
-        Some(f) => WideFinish::Exactly(board.hole_set(f).context("--finish")?),
+        Some(f) => match any_pegs(f)? {
+            Some(n) => WideFinish::Pegs(n as usize),
+            None => WideFinish::Exactly(board.hole_set(f).context("--finish")?),
+        },
     })
 }
 
-fn finish_view(board: &WideBoard, finish: &WideFinish) -> FinishView {
+pub(crate) fn finish_view(board: &WideBoard, finish: &WideFinish) -> FinishView {
     match finish {
         WideFinish::Exactly(f) => FinishView::Holes(board.labels(*f)),
         WideFinish::Pegs(1) => FinishView::Anywhere("any".to_string()),
         WideFinish::Pegs(n) => FinishView::Anywhere(format!("any:{n}")),
-    }
-}
-
-/// Jumps in notation, and the moves they make (a move: one peg's jumps in a row).
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-pub(crate) struct WideLine {
-    pub jumps: Vec<String>,
-    pub moves: usize,
-    pub move_list: Vec<String>,
-}
-
-impl WideLine {
-    fn of(board: &WideBoard, jumps: &[WideJump]) -> WideLine {
-        let mut move_list: Vec<String> = Vec::new();
-        let mut last: Option<usize> = None;
-        for j in jumps {
-            match (last, move_list.last_mut()) {
-                (Some(at), Some(m)) if at == j.from() => {
-                    m.push('-');
-                    m.push_str(&board.label(j.to()));
-                }
-                _ => move_list.push(board.jump_text(*j)),
-            }
-            last = Some(j.to());
-        }
-        WideLine {
-            jumps: jumps.iter().map(|&j| board.jump_text(j)).collect(),
-            moves: move_list.len(),
-            move_list,
-        }
     }
 }
 
@@ -166,7 +173,7 @@ pub(crate) struct WideSolveAnswer {
     pub status: &'static str,
     pub reason: Option<String>,
     #[serde(flatten)]
-    pub line: WideLine,
+    pub line: Line,
     #[serde(rename = "final", skip_serializing_if = "Option::is_none")]
     pub last: Option<Vec<String>>,
     /// Which member of the wide portfolio decided.
@@ -177,12 +184,24 @@ pub(crate) struct WideSolveAnswer {
     pub millis: u64,
 }
 
+/// Writes a solution as an SVG strip of boards, one per move (after its replay).
+pub(super) fn write_strip(
+    path: &std::path::Path,
+    board: &WideBoard,
+    start: WidePegs,
+    jumps: &[WideJump],
+) -> Result<()> {
+    std::fs::write(path, crate::svg::strip_wide(board, start, jumps, 8))
+        .with_context(|| format!("cannot write {}", path.display()))
+}
+
 /// `solve` on a wide board.
 pub(crate) fn solve(
     board: &WideBoard,
     setup: &Setup,
     finish: Option<&str>,
     budget: &BudgetArgs,
+    svg: Option<&std::path::Path>,
     json: bool,
 ) -> Result<u8> {
     let start = start_of(board, setup)?;
@@ -210,7 +229,7 @@ pub(crate) fn solve(
                 "solved",
                 0,
                 None,
-                WideLine::of(board, jumps),
+                Line::of_wide(board, jumps),
                 Some(board.labels(*end)),
             )
         }
@@ -222,21 +241,19 @@ pub(crate) fn solve(
                 }
                 other => other.to_string(),
             };
-            (
-                "impossible",
-                IMPOSSIBLE,
-                Some(why),
-                WideLine::default(),
-                None,
-            )
+            ("impossible", IMPOSSIBLE, Some(why), Line::default(), None)
         }
         WideOutcome::Undecided(b) => (
             "undecided",
             UNDECIDED,
             Some(format!("{b} budget")),
-            WideLine::default(),
+            Line::default(),
             None,
         ),
+    };
+    let drawing = || match (svg, &report.outcome) {
+        (Some(path), WideOutcome::Solved { jumps, .. }) => write_strip(path, board, start, jumps),
+        _ => Ok(()),
     };
     let answer = WideSolveAnswer {
         board: board.name().to_string(),
@@ -255,7 +272,7 @@ pub(crate) fn solve(
     };
     if json {
         print_json(&answer);
-        return Ok(code);
+        return drawn(drawing(), code);
     }
     let finish_text = match &answer.finish {
         FinishView::Holes(h) => h.join(","),
@@ -289,7 +306,7 @@ pub(crate) fn solve(
         ),
     }
     println!("{} positions expanded, {} ms", answer.nodes, answer.millis);
-    Ok(code)
+    drawn(drawing(), code)
 }
 
 /// The answer of `show --json` on a wide board.
@@ -346,14 +363,14 @@ pub(crate) fn show(board: &WideBoard, setup: &Setup, json: bool) -> Result<u8> {
 pub(crate) struct WideReplayAnswer {
     pub board: String,
     #[serde(flatten)]
-    pub line: WideLine,
+    pub line: Line,
     pub pegs: u32,
     #[serde(rename = "final")]
     pub last: Vec<String>,
 }
 
 /// Reads jumps or moves written `d2-d4` or `d2-d4-f4`, separated by spaces or commas.
-fn parse_jumps(board: &WideBoard, text: &str) -> Result<Vec<WideJump>> {
+pub(crate) fn parse_jumps(board: &WideBoard, text: &str) -> Result<Vec<WideJump>> {
     let mut jumps = Vec::new();
     for token in text.split([' ', ',', '\n', '\t']).filter(|t| !t.is_empty()) {
         let holes: Vec<usize> = token
@@ -377,7 +394,7 @@ pub(crate) fn replay(board: &WideBoard, setup: &Setup, text: &str, json: bool) -
     let end = pegsol::replay_wide(board, start, &jumps)?;
     let answer = WideReplayAnswer {
         board: board.name().to_string(),
-        line: WideLine::of(board, &jumps),
+        line: Line::of_wide(board, &jumps),
         pegs: end.count(),
         last: board.labels(end),
     };
@@ -396,7 +413,7 @@ pub(crate) fn replay(board: &WideBoard, setup: &Setup, text: &str, json: bool) -
 }
 
 /// The start in words: its empty holes, or its pegs when they are fewer.
-fn start_text(board: &WideBoard, start: WidePegs) -> String {
+pub(super) fn start_text(board: &WideBoard, start: WidePegs) -> String {
     let empty = board.holes().minus(start);
     if start.count() < empty.count() {
         format!("pegs: {}", board.labels(start).join(","))
@@ -405,7 +422,7 @@ fn start_text(board: &WideBoard, start: WidePegs) -> String {
     }
 }
 
-fn limits_of(budget: &BudgetArgs) -> Result<WideLimits> {
+pub(super) fn limits_of(budget: &BudgetArgs) -> Result<WideLimits> {
     let narrow = budget.limits()?;
     Ok(WideLimits {
         timeout: narrow.timeout,
@@ -414,11 +431,7 @@ fn limits_of(budget: &BudgetArgs) -> Result<WideLimits> {
 }
 
 /// A solved entry's line, after the independent replay.
-fn checked_line(
-    board: &WideBoard,
-    start: WidePegs,
-    outcome: &WideOutcome,
-) -> Result<Option<WideLine>> {
+fn checked_line(board: &WideBoard, start: WidePegs, outcome: &WideOutcome) -> Result<Option<Line>> {
     match outcome {
         WideOutcome::Solved { jumps, finish } => {
             let end = pegsol::replay_wide(board, start, jumps)
@@ -426,7 +439,7 @@ fn checked_line(
             if end != *finish {
                 return Err(pegsol::Error::Internal("a wide solution replays elsewhere").into());
             }
-            Ok(Some(WideLine::of(board, jumps)))
+            Ok(Some(Line::of_wide(board, jumps)))
         }
         _ => Ok(None),
     }
@@ -457,7 +470,7 @@ pub(crate) struct WideEndView {
     pub status: &'static str,
     pub reason: Option<String>,
     #[serde(flatten)]
-    pub line: WideLine,
+    pub line: Line,
     pub engine: &'static str,
     pub millis: u64,
 }
@@ -568,7 +581,7 @@ pub(crate) struct WideProblemView {
     pub status: &'static str,
     pub reason: Option<String>,
     #[serde(flatten)]
-    pub line: WideLine,
+    pub line: Line,
     #[serde(rename = "final")]
     pub last: Option<Vec<String>>,
     pub engine: &'static str,

@@ -1,0 +1,107 @@
+//! `count` on boards of 65 to 256 holes: the library's wide count, printed as the 64-hole
+//! count is.
+
+use anyhow::{bail, Context, Result};
+use pegsol::WideBoard;
+
+use super::{finish_of, finish_view, start_of, start_text};
+use crate::answer::{FinishView, ProblemView};
+use crate::cli::CountArgs;
+use crate::common::spinner;
+
+/// `count` on a wide board: the whole game in memory, on `--threads` threads.
+pub(crate) fn run(board: &WideBoard, a: &CountArgs) -> Result<u8> {
+    let refused = [
+        (a.spill.is_some(), "--spill"),
+        (a.pagoda, "--pagoda"),
+        (a.solutions, "--solutions"),
+        (a.workers.is_some(), "--workers"),
+        (a.cluster.is_some(), "--cluster"),
+    ];
+    if let Some((_, flag)) = refused.iter().find(|r| r.0) {
+        bail!(
+            "board {} has {} holes: {flag} takes boards of up to 64 holes; the count of a wide \
+             board keeps its levels in memory (raise --max-memory MB) and runs without it",
+            board.name(),
+            board.hole_count()
+        );
+    }
+    let start = start_of(board, &a.setup)?;
+    let finish = finish_of(board, start, a.finish.as_deref())?;
+    let options = pegsol::count::CountOptions {
+        max_memory: (a.max_memory as usize).saturating_mul(1 << 20),
+        timeout: crate::cli::timeout_of(a.timeout)?,
+        ..pegsol::count::CountOptions::default()
+    };
+    let threads = a
+        .threads
+        .map_or_else(rayon::current_num_threads, usize::from);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .context("cannot start the worker threads")?;
+    let bar = spinner("counting");
+    let began = std::time::Instant::now();
+    let finished = std::sync::Mutex::new(Vec::<pegsol::count::Level>::new());
+    let result = pool.install(|| {
+        pegsol::count_wide(board, start, &finish, &options, &|l| {
+            if let Ok(mut finished) = finished.lock() {
+                finished.push(l.clone());
+            }
+            if let Some(bar) = &bar {
+                bar.set_message(format!(
+                    "counting: level {} ({} pegs), {} positions ({} up to symmetry), {} MB",
+                    l.jumps,
+                    l.pegs,
+                    l.positions,
+                    l.classes,
+                    pegsol::count::peak_memory_mb()
+                ));
+            }
+        })
+    });
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    let millis = began.elapsed().as_millis() as u64;
+    let view = ProblemView {
+        board: board.name().to_string(),
+        holes: board.hole_count(),
+        lattice: board.lattice().name(),
+        empty: board.labels(board.holes().minus(start)),
+        finish: finish_view(board, &finish),
+    };
+    let c = match result? {
+        Ok(c) => c,
+        Err(
+            e @ (pegsol::count::CountError::Memory { .. } | pegsol::count::CountError::Timeout),
+        ) => {
+            let levels = finished.into_inner().unwrap_or_default();
+            // No spilling on wide boards: the advice is about the budgets alone.
+            let message = match e {
+                pegsol::count::CountError::Memory { level, needed } => format!(
+                    "level {level} needs {} MB, more than the memory budget (raise --max-memory MB; \
+                     a wide board's count keeps its levels in memory)",
+                    needed >> 20
+                ),
+                _ => format!("{e} (raise --timeout S)"),
+            };
+            return crate::count::undecided(&e, message, view, &levels, millis, threads, a.json);
+        }
+        Err(e) => return Err(crate::count::failure(e)),
+    };
+    let finish_text = match &view.finish {
+        FinishView::Holes(h) => h.join(","),
+        FinishView::Anywhere(a) => a.clone(),
+    };
+    let header = format!(
+        "board {} ({} holes, {} words a position), {}, finish: {}, symmetry group of order {}",
+        board.name(),
+        board.hole_count(),
+        board.words(),
+        start_text(board, start),
+        finish_text,
+        c.count.symmetries
+    );
+    crate::count::render_view(view, &header, &c.count, millis, threads, false, a.json)
+}

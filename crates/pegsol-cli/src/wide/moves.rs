@@ -1,0 +1,490 @@
+//! `solve --fewest-moves` and `shortest` on boards of 65 to 256 holes: the library's wide
+//! meeting in the middle, with the portfolio's solution as an upper bound when a budget stops
+//! the proof.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use anyhow::Result;
+use pegsol::{
+    fewest_moves_wide, solve_wide, wide_move_count, WideBoard, WideFinish, WideJump, WideLimits,
+    WideMovesOutcome, WideMovesProgress, WideMovesReport, WideOutcome, WidePegs,
+};
+use serde::Serialize;
+
+use super::{finish_of, finish_view, limits_of, start_of, start_text, write_strip};
+use crate::answer::{FinishView, Line};
+use crate::cli::{BudgetArgs, Setup};
+use crate::common::{drawn, plural, print_json, print_moves, spinner, IMPOSSIBLE, UNDECIDED};
+use crate::fewest::Starts;
+use indicatif::ProgressBar;
+
+/// A line of play, replayed by coordinates and its moves recounted.
+struct Checked {
+    start: WidePegs,
+    jumps: Vec<WideJump>,
+    moves: u32,
+    finish: WidePegs,
+}
+
+impl Checked {
+    fn of(
+        board: &WideBoard,
+        start: WidePegs,
+        jumps: &[WideJump],
+        finish: &WideFinish,
+    ) -> Result<Checked> {
+        let end = pegsol::replay_wide(board, start, jumps)?;
+        let reaches = match finish {
+            WideFinish::Exactly(f) => end == *f,
+            WideFinish::Pegs(n) => end.count() as usize == *n,
+        };
+        if !reaches {
+            return Err(pegsol::Error::Internal("a wide solution replays elsewhere").into());
+        }
+        Ok(Checked {
+            start,
+            jumps: jumps.to_vec(),
+            moves: wide_move_count(jumps),
+            finish: end,
+        })
+    }
+}
+
+/// The answer of `solve --fewest-moves --json` on a wide board.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub(crate) struct WideFewestAnswer {
+    pub board: String,
+    pub holes: usize,
+    pub lattice: &'static str,
+    pub empty: Vec<String>,
+    pub finish: FinishView,
+    pub status: &'static str,
+    pub reason: Option<String>,
+    /// Whether the moves are proved the fewest.
+    pub optimal: bool,
+    pub lower_bound: u32,
+    /// The moves of the best line found (the optimum when `optimal`).
+    pub upper_bound: Option<u32>,
+    #[serde(flatten)]
+    pub line: Line,
+    #[serde(rename = "final")]
+    pub last: Option<Vec<String>>,
+    pub depths: [u32; 2],
+    pub symmetries: usize,
+    pub words: usize,
+    pub millis: u64,
+}
+
+/// The answer of `shortest --json` on a wide board.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub(crate) struct WideShortestAnswer {
+    pub board: String,
+    pub holes: usize,
+    pub starts: Starts,
+    pub finish: FinishView,
+    pub status: &'static str,
+    pub reason: Option<String>,
+    pub optimal: bool,
+    pub lower_bound: u32,
+    pub upper_bound: Option<u32>,
+    /// The start of the line given (the shortest when `optimal`, else the upper bound's).
+    pub empty: Option<Vec<String>>,
+    #[serde(rename = "final")]
+    pub last: Option<Vec<String>>,
+    #[serde(flatten)]
+    pub line: Line,
+    pub forward_levels: Vec<u64>,
+    pub backward_levels: Vec<u64>,
+    pub depths: [u32; 2],
+    pub symmetries: usize,
+    pub words: usize,
+    pub peak_table_mb: usize,
+    pub millis: u64,
+}
+
+/// The progress line of a meeting.
+fn show_progress(bar: &Option<ProgressBar>) -> impl Fn(&WideMovesProgress) + Sync + '_ {
+    move |p: &WideMovesProgress| {
+        if let Some(bar) = bar {
+            bar.set_message(format!(
+                "no solution within {} moves; growing the {} side to level {}: {} of {} positions; tables {} MB",
+                p.depths.0 + p.depths.1,
+                if p.growing_forward { "start" } else { "finish" },
+                if p.growing_forward { p.depths.0 + 1 } else { p.depths.1 + 1 },
+                p.done,
+                p.frontier,
+                p.table_bytes >> 20
+            ));
+        }
+    }
+}
+
+/// `limits` less the time already spent.
+fn rest_of(limits: &WideLimits, began: Instant) -> WideLimits {
+    WideLimits {
+        timeout: limits.timeout.map(|t| {
+            t.saturating_sub(began.elapsed())
+                .max(Duration::from_millis(1))
+        }),
+        max_memory: limits.max_memory,
+    }
+}
+
+fn undecided_reason(report: &WideMovesReport, limits: &WideLimits) -> String {
+    match report.outcome {
+        WideMovesOutcome::Undecided(pegsol::Budget::Memory) => format!(
+            "memory budget: the level tables reached {} MB; raise --max-memory",
+            limits.max_memory >> 20
+        ),
+        _ => "time budget: raise --timeout".to_string(),
+    }
+}
+
+/// `solve --fewest-moves` on a wide board.
+pub(crate) fn fewest(
+    board: &WideBoard,
+    setup: &Setup,
+    finish: Option<&str>,
+    budget: &BudgetArgs,
+    svg: Option<&Path>,
+    json: bool,
+) -> Result<u8> {
+    let began = Instant::now();
+    let start = start_of(board, setup)?;
+    let finish = finish_of(board, start, finish)?;
+    let limits = limits_of(budget)?;
+    let bar = spinner("solving first, for an upper bound");
+    // The portfolio first: it refutes by class or exhaustion, or gives a line to beat.
+    let first = solve_wide(board, start, &finish, &limits);
+    let first = match first {
+        Ok(r) => r,
+        Err(e) => {
+            if let Some(bar) = &bar {
+                bar.finish_and_clear();
+            }
+            return Err(e.into());
+        }
+    };
+    let upper = match &first.outcome {
+        WideOutcome::Solved { jumps, .. } => Some(Checked::of(board, start, jumps, &finish)?),
+        _ => None,
+    };
+    let report = if let WideOutcome::Impossible(_) = first.outcome {
+        None
+    } else {
+        Some(fewest_moves_wide(
+            board,
+            &[start],
+            &finish,
+            &rest_of(&limits, began),
+            &show_progress(&bar),
+        )?)
+    };
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    let (status, code, best, reason) = match (&first.outcome, &report) {
+        (WideOutcome::Impossible(r), _) => ("impossible", IMPOSSIBLE, None, Some(r.to_string())),
+        (_, Some(r)) => match &r.outcome {
+            WideMovesOutcome::Optimal(s) => (
+                "solved",
+                0,
+                Some(Checked::of(board, s.start, &s.jumps, &finish)?),
+                None,
+            ),
+            WideMovesOutcome::Impossible => (
+                "impossible",
+                IMPOSSIBLE,
+                None,
+                Some("both searches ran dry: no line of play reaches the finish".to_string()),
+            ),
+            WideMovesOutcome::Undecided(_) => (
+                "undecided",
+                UNDECIDED,
+                upper,
+                Some(undecided_reason(r, &limits)),
+            ),
+        },
+        (_, None) => unreachable!("the meeting runs unless the problem was refuted"),
+    };
+    let optimal = status == "solved";
+    let lower_bound = report.as_ref().map_or(0, |r| r.lower_bound);
+    let answer = WideFewestAnswer {
+        board: board.name().to_string(),
+        holes: board.hole_count(),
+        lattice: board.lattice().name(),
+        empty: board.labels(board.holes().minus(start)),
+        finish: finish_view(board, &finish),
+        status,
+        reason,
+        optimal,
+        lower_bound,
+        upper_bound: best.as_ref().map(|b| b.moves),
+        line: best
+            .as_ref()
+            .map_or_else(Line::default, |b| Line::of_wide(board, &b.jumps)),
+        last: best.as_ref().map(|b| board.labels(b.finish)),
+        depths: report.as_ref().map_or([0, 0], |r| [r.depths.0, r.depths.1]),
+        symmetries: report.as_ref().map_or(1, |r| r.symmetries),
+        words: board.words(),
+        millis: began.elapsed().as_millis() as u64,
+    };
+    let drawing = || match (svg, &best) {
+        (Some(path), Some(b)) => write_strip(path, board, b.start, &b.jumps),
+        _ => Ok(()),
+    };
+    if json {
+        print_json(&answer);
+        return drawn(drawing(), code);
+    }
+    println!(
+        "board {} ({} holes, {} words a position), {}, finish: {}",
+        answer.board,
+        answer.holes,
+        answer.words,
+        start_text(board, start),
+        finish_text(&answer.finish)
+    );
+    match (status, &best) {
+        ("solved", Some(b)) => println!(
+            "fewest moves: {} ({} jumps), proven optimal: no position is both within {} of the start and within {} of the finish",
+            b.moves,
+            b.jumps.len(),
+            plural(answer.depths[0], "move"),
+            plural(answer.depths[1], "move"),
+        ),
+        ("impossible", _) => println!("impossible: {}", answer.reason.as_deref().unwrap_or("")),
+        (_, Some(b)) => println!(
+            "undecided within budget ({}): best found {} moves; proven lower bound {} moves",
+            answer.reason.as_deref().unwrap_or(""),
+            b.moves,
+            answer.lower_bound
+        ),
+        _ => println!(
+            "undecided within budget ({}): no solution found; proven lower bound {} moves",
+            answer.reason.as_deref().unwrap_or(""),
+            answer.lower_bound
+        ),
+    }
+    if let Some(b) = &best {
+        print_moves(&answer.line.move_list);
+        println!(
+            "final position (replayed and checked):\n{}",
+            board.draw(b.finish)
+        );
+    }
+    println!("{} ms", answer.millis);
+    drawn(drawing(), code)
+}
+
+fn finish_text(view: &FinishView) -> String {
+    match view {
+        FinishView::Holes(h) => h.join(","),
+        FinishView::Anywhere(a) => a.clone(),
+    }
+}
+
+/// Every single vacancy of a wide board, one per class under its symmetries (lowest first).
+fn vacancy_classes(board: &WideBoard) -> Vec<WidePegs> {
+    let mut seen = vec![false; board.hole_count()];
+    let mut out = Vec::new();
+    for h in 0..board.hole_count() {
+        if seen[h] {
+            continue;
+        }
+        for g in 0..board.symmetry_count() {
+            let image = board.apply_symmetry(g, WidePegs::bit(h));
+            if let Some(i) = image.iter().next() {
+                seen[i] = true;
+            }
+        }
+        out.push(board.holes().without(h));
+    }
+    out
+}
+
+/// Seconds the search for an upper bound may take, over all starts, when the proof stops.
+const UPPER_BOUND_SECS: u64 = 60;
+
+/// The line with the fewest moves the portfolio finds from `starts` (one try each, sharing
+/// [`UPPER_BOUND_SECS`]), replayed.
+fn upper_bound(
+    board: &WideBoard,
+    starts: &[WidePegs],
+    finish: &WideFinish,
+    max_memory: usize,
+) -> Result<Option<Checked>> {
+    let began = Instant::now();
+    let total = Duration::from_secs(UPPER_BOUND_SECS);
+    let mut best: Option<Checked> = None;
+    for (i, &s) in starts.iter().enumerate() {
+        let left = total.saturating_sub(began.elapsed());
+        if left.is_zero() {
+            break;
+        }
+        let limits = WideLimits {
+            timeout: Some(left / (starts.len() - i) as u32),
+            max_memory,
+        };
+        if let WideOutcome::Solved { jumps, .. } = solve_wide(board, s, finish, &limits)?.outcome {
+            let line = Checked::of(board, s, &jumps, finish)?;
+            if best.as_ref().is_none_or(|b| line.moves < b.moves) {
+                best = Some(line);
+            }
+        }
+    }
+    Ok(best)
+}
+
+/// `pegsol shortest` on a wide board.
+pub(crate) fn shortest(
+    board: &WideBoard,
+    empty: Option<&str>,
+    finish: Option<&str>,
+    budget: &BudgetArgs,
+    json: bool,
+) -> Result<u8> {
+    let began = Instant::now();
+    let starts: Vec<WidePegs> = match empty {
+        Some(list) => vec![board.holes().minus(board.hole_set(list)?)],
+        None => (0..board.hole_count())
+            .map(|h| board.holes().without(h))
+            .collect(),
+    };
+    let finish = match finish {
+        None => WideFinish::Pegs(1),
+        Some(f) => finish_of(board, starts[0], Some(f))?,
+    };
+    let limits = limits_of(budget)?;
+    let bar = spinner("searching from both ends by moves");
+    let report = fewest_moves_wide(board, &starts, &finish, &limits, &show_progress(&bar));
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    let report = report?;
+    let (status, code, best) = match &report.outcome {
+        WideMovesOutcome::Optimal(s) => (
+            "solved",
+            0,
+            Some(Checked::of(board, s.start, &s.jumps, &finish)?),
+        ),
+        WideMovesOutcome::Impossible => ("impossible", IMPOSSIBLE, None),
+        WideMovesOutcome::Undecided(_) => {
+            let bar = spinner("the proof stopped; solving for an upper bound");
+            let starts = match empty {
+                Some(_) => starts.clone(),
+                None => vacancy_classes(board),
+            };
+            let best = upper_bound(board, &starts, &finish, limits.max_memory);
+            if let Some(bar) = &bar {
+                bar.finish_and_clear();
+            }
+            ("undecided", UNDECIDED, best?)
+        }
+    };
+    let answer = WideShortestAnswer {
+        board: board.name().to_string(),
+        holes: board.hole_count(),
+        starts: match empty {
+            Some(_) => Starts::These(
+                starts
+                    .iter()
+                    .map(|&s| board.labels(board.holes().minus(s)))
+                    .collect(),
+            ),
+            None => Starts::Every("every single vacancy"),
+        },
+        finish: finish_view(board, &finish),
+        status,
+        reason: match &report.outcome {
+            WideMovesOutcome::Undecided(_) => Some(undecided_reason(&report, &limits)),
+            WideMovesOutcome::Impossible => Some(
+                "no start can reach a finish (position classes, or both searches ran dry)"
+                    .to_string(),
+            ),
+            WideMovesOutcome::Optimal(_) => None,
+        },
+        optimal: status == "solved",
+        lower_bound: report.lower_bound,
+        upper_bound: best.as_ref().map(|b| b.moves),
+        empty: best
+            .as_ref()
+            .map(|b| board.labels(board.holes().minus(b.start))),
+        last: best.as_ref().map(|b| board.labels(b.finish)),
+        line: best
+            .as_ref()
+            .map_or_else(Line::default, |b| Line::of_wide(board, &b.jumps)),
+        forward_levels: report.forward.clone(),
+        backward_levels: report.backward.clone(),
+        depths: [report.depths.0, report.depths.1],
+        symmetries: report.symmetries,
+        words: report.words,
+        peak_table_mb: report.peak_bytes >> 20,
+        millis: began.elapsed().as_millis() as u64,
+    };
+    if json {
+        print_json(&answer);
+        return Ok(code);
+    }
+    let starts_text = match empty {
+        Some(list) => format!("the start with {list} empty"),
+        None => "any start with one hole empty".to_string(),
+    };
+    println!(
+        "{} ({} holes, {} words a position): fewest moves from {starts_text} to finish {}",
+        answer.board,
+        answer.holes,
+        answer.words,
+        finish_text(&answer.finish)
+    );
+    match (status, &best) {
+        ("solved", Some(b)) => println!(
+            "{} moves ({} jumps), proven optimal: no position is both within {} of a start and within {} of a finish",
+            b.moves,
+            b.jumps.len(),
+            plural(report.depths.0, "move"),
+            plural(report.depths.1, "move")
+        ),
+        ("impossible", _) => println!("impossible: {}", answer.reason.as_deref().unwrap_or("")),
+        (_, best) => {
+            println!("undecided within budget ({})", answer.reason.as_deref().unwrap_or(""));
+            println!(
+                "proven lower bound: {} moves (no position is both within {} of a start and within {} of a finish)",
+                report.lower_bound,
+                plural(report.depths.0, "move"),
+                plural(report.depths.1, "move")
+            );
+            match best {
+                Some(b) => println!(
+                    "upper bound: {} moves, by the line below (the solver's best over the vacancy classes in {UPPER_BOUND_SECS} s)",
+                    b.moves
+                ),
+                None => println!("no line found for an upper bound in {UPPER_BOUND_SECS} s"),
+            }
+        }
+    }
+    if let Some(b) = &best {
+        println!(
+            "start: {} empty",
+            board.labels(board.holes().minus(b.start)).join(",")
+        );
+        print_moves(&answer.line.move_list);
+        println!(
+            "final position (replayed and checked):\n{}",
+            board.draw(b.finish)
+        );
+    }
+    let line = |v: &[u64]| v.iter().map(u64::to_string).collect::<Vec<_>>().join(" ");
+    println!(
+        "positions up to {} symmetries, by moves from the starts: {}",
+        report.symmetries,
+        line(&report.forward)
+    );
+    println!("by moves to a finish: {}", line(&report.backward));
+    println!(
+        "{} ms, level tables {} MB",
+        answer.millis, answer.peak_table_mb
+    );
+    Ok(code)
+}
