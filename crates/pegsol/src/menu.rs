@@ -48,17 +48,17 @@ impl Board {
             Builtin {
                 name: "rect:RxC",
                 sample: "rect:4x4",
-                holes: Some("R*C (<= 256; over 64: solve, show, replay)"),
+                holes: Some("R*C (<= 256; over 64: the wide engines)"),
             },
             Builtin {
                 name: "triangle:N",
                 sample: "triangle:5",
-                holes: Some("N(N+1)/2 (N <= 22; over 10: solve, show, replay)"),
+                holes: Some("N(N+1)/2 (N <= 22; over 10: the wide engines)"),
             },
             Builtin {
                 name: "hexagon:N",
                 sample: "hexagon:4",
-                holes: Some("3N(N-1)+1 (N <= 9; over 5: solve, show, replay)"),
+                holes: Some("3N(N-1)+1 (N <= 9; over 5: the wide engines)"),
             },
             one("english-diagonal"),
             one("french-diagonal"),

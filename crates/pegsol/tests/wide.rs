@@ -445,3 +445,68 @@ proptest! {
         check_count_and_moves(&board, board.lattice().directions(), &start_cells, &finish)?;
     }
 }
+
+/// The lines in docs/solutions/triangle{11,12}-basic-game.txt: each replays, by the library's
+/// checker and by coordinates here, from one vacancy to one peg in the moves it states, fewer
+/// than the published upper bounds (Bell 2008: a(11) <= 28, a(12) <= 29).
+#[test]
+fn the_basic_game_lines_of_triangles_11_and_12_replay_in_their_moves() {
+    for (n, published) in [(11, 28), (12, 29)] {
+        let path = format!(
+            "{}/../../docs/solutions/triangle{n}-basic-game.txt",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let text = std::fs::read_to_string(&path).unwrap();
+        let field = |name: &str| {
+            text.lines()
+                .find_map(|l| l.strip_prefix(&format!("{name}: ")))
+                .unwrap()
+                .to_string()
+        };
+        let board = WideBoard::builtin(&field("board")).unwrap();
+        let stated: usize = field("moves").parse().unwrap();
+        let moves: Vec<&str> = text
+            .lines()
+            .skip_while(|l| *l != "line:")
+            .skip(1)
+            .filter(|l| !l.is_empty())
+            .collect();
+        assert_eq!(moves.len(), stated, "side {n}");
+        assert!(stated < published, "side {n}");
+        // By coordinates: (row, column) from the label; a move's holes two steps apart on a
+        // line of the triangular lattice, over a peg, into a hole.
+        let cell = |l: &str| {
+            let col = i64::from(l.as_bytes()[0] - b'a');
+            let row: i64 = l[1..].parse::<i64>().unwrap() - 1;
+            assert!(col <= row && row < n, "{l}");
+            (row, col)
+        };
+        let empty = cell(&field("empty"));
+        let mut pegs: HashSet<Cell> = (0..n)
+            .flat_map(|r| (0..=r).map(move |c| (r, c)))
+            .filter(|&c| c != empty)
+            .collect();
+        let mut jumps = Vec::new();
+        for m in &moves {
+            let holes: Vec<Cell> = m.split('-').map(cell).collect();
+            for w in holes.windows(2) {
+                let (d_r, d_c) = (w[1].0 - w[0].0, w[1].1 - w[0].1);
+                assert!(
+                    [(0, 2), (0, -2), (2, 0), (-2, 0), (2, 2), (-2, -2)].contains(&(d_r, d_c)),
+                    "{m}"
+                );
+                let over = (w[0].0 + d_r / 2, w[0].1 + d_c / 2);
+                assert!(pegs.remove(&w[0]) && pegs.remove(&over), "{m}");
+                assert!(pegs.insert(w[1]), "{m}");
+                let hole = |c: Cell| board.hole_at(c.0, c.1).unwrap();
+                jumps.push(board.jump_between(hole(w[0]), hole(w[1])).unwrap());
+            }
+        }
+        assert_eq!(pegs.len(), 1, "side {n}");
+        assert_eq!(*pegs.iter().next().unwrap(), cell(&field("final")));
+        // And by the library's checker, from the same start.
+        let start = board.holes().without(board.hole(&field("empty")).unwrap());
+        assert_eq!(replay_wide(&board, start, &jumps).unwrap().count(), 1);
+        assert_eq!(pegsol::wide_move_count(&jumps) as usize, stated);
+    }
+}

@@ -285,56 +285,30 @@ fn finish_text(view: &FinishView) -> String {
     }
 }
 
-/// Every single vacancy of a wide board, one per class under its symmetries (lowest first).
-fn vacancy_classes(board: &WideBoard) -> Vec<WidePegs> {
-    let mut seen = vec![false; board.hole_count()];
-    let mut out = Vec::new();
-    for h in 0..board.hole_count() {
-        if seen[h] {
-            continue;
-        }
-        for g in 0..board.symmetry_count() {
-            let image = board.apply_symmetry(g, WidePegs::bit(h));
-            if let Some(i) = image.iter().next() {
-                seen[i] = true;
-            }
-        }
-        out.push(board.holes().without(h));
-    }
-    out
-}
-
-/// Seconds the search for an upper bound may take, over all starts, when the proof stops.
+/// Seconds the search for an upper bound takes when the proof stops, unless `--timeout`
+/// says otherwise.
 const UPPER_BOUND_SECS: u64 = 60;
 
-/// The line with the fewest moves the portfolio finds from `starts` (one try each, sharing
-/// [`UPPER_BOUND_SECS`]), replayed.
+/// The line with the fewest moves found from `starts` within `time`: the library's beam over
+/// moves, replayed.
 fn upper_bound(
     board: &WideBoard,
     starts: &[WidePegs],
     finish: &WideFinish,
-    max_memory: usize,
+    limits: &WideLimits,
 ) -> Result<Option<Checked>> {
-    let began = Instant::now();
-    let total = Duration::from_secs(UPPER_BOUND_SECS);
-    let mut best: Option<Checked> = None;
-    for (i, &s) in starts.iter().enumerate() {
-        let left = total.saturating_sub(began.elapsed());
-        if left.is_zero() {
-            break;
-        }
-        let limits = WideLimits {
-            timeout: Some(left / (starts.len() - i) as u32),
-            max_memory,
-        };
-        if let WideOutcome::Solved { jumps, .. } = solve_wide(board, s, finish, &limits)?.outcome {
-            let line = Checked::of(board, s, &jumps, finish)?;
-            if best.as_ref().is_none_or(|b| line.moves < b.moves) {
-                best = Some(line);
-            }
-        }
+    let limits = WideLimits {
+        timeout: Some(
+            limits
+                .timeout
+                .unwrap_or(Duration::from_secs(UPPER_BOUND_SECS)),
+        ),
+        max_memory: limits.max_memory,
+    };
+    match pegsol::few_moves_wide(board, starts, finish, &limits)? {
+        Some(s) => Ok(Some(Checked::of(board, s.start, &s.jumps, finish)?)),
+        None => Ok(None),
     }
-    Ok(best)
 }
 
 /// `pegsol shortest` on a wide board.
@@ -372,11 +346,7 @@ pub(crate) fn shortest(
         WideMovesOutcome::Impossible => ("impossible", IMPOSSIBLE, None),
         WideMovesOutcome::Undecided(_) => {
             let bar = spinner("the proof stopped; solving for an upper bound");
-            let starts = match empty {
-                Some(_) => starts.clone(),
-                None => vacancy_classes(board),
-            };
-            let best = upper_bound(board, &starts, &finish, limits.max_memory);
+            let best = upper_bound(board, &starts, &finish, &limits);
             if let Some(bar) = &bar {
                 bar.finish_and_clear();
             }
@@ -457,10 +427,10 @@ pub(crate) fn shortest(
             );
             match best {
                 Some(b) => println!(
-                    "upper bound: {} moves, by the line below (the solver's best over the vacancy classes in {UPPER_BOUND_SECS} s)",
+                    "upper bound: {} moves, by the line below (a beam over moves, for as long as --timeout, or {UPPER_BOUND_SECS} s)",
                     b.moves
                 ),
-                None => println!("no line found for an upper bound in {UPPER_BOUND_SECS} s"),
+                None => println!("no line found for an upper bound (a beam over moves, for as long as --timeout, or {UPPER_BOUND_SECS} s)"),
             }
         }
     }

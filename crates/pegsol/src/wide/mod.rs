@@ -37,8 +37,8 @@ use crate::shape::{Shape, MAX_WIDE_HOLES};
 pub use catalog::{catalog_wide, ends_wide, WideCatalog, WideEntry, WideVacancy};
 pub use count::{count_wide, WideCount};
 pub use fewest::{
-    fewest_moves_wide, wide_move_count, WideMoves, WideMovesOutcome, WideMovesProgress,
-    WideMovesReport,
+    few_moves_wide, fewest_moves_wide, wide_move_count, WideMoves, WideMovesOutcome,
+    WideMovesProgress, WideMovesReport,
 };
 pub use set::WideSet;
 pub use solve::{solve_wide, solve_wide_with, WideFinish, WideLimits, WideOutcome, WideReport};
