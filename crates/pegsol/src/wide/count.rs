@@ -180,11 +180,20 @@ impl<'o, const W: usize> Counter<'o, W> {
                     )
                     .collect();
                 let incoming: usize = parts.iter().map(|p| p.0.len()).sum();
-                let table = (next.len() + incoming).next_power_of_two() * 8 / 7 * (entry + 1);
-                if held + table + incoming * entry > self.options.max_memory {
+                // The table after these children (at 7/8 full, in a power of two of buckets),
+                // the old buckets while it grows, the children buffered, and the sorted copy
+                // the level becomes.
+                let table = ((next.len() + incoming) * 8 / 7).next_power_of_two() * (entry + 1);
+                let needed = held
+                    + table
+                    + next.capacity() * (entry + 1)
+                    + incoming * entry
+                    + (next.len() + incoming) * entry;
+                // A quarter of the budget is left to the allocator's own overhead.
+                if needed > self.options.max_memory / 4 * 3 {
                     return Err(CountError::Memory {
                         level: jumps + 1,
-                        needed: held + table + incoming * entry,
+                        needed,
                     });
                 }
                 for (out, dead, games) in parts {

@@ -191,8 +191,9 @@ struct Levels<const W: usize> {
 impl<const W: usize> Levels<W> {
     const ENTRY: usize = std::mem::size_of::<(WideSet<W>, u8)>() + 1;
 
+    /// The table's bytes: a hash map's capacity is 7/8 of its buckets.
     fn bytes(&self) -> usize {
-        self.depth.capacity() * Self::ENTRY
+        self.depth.capacity() / 7 * 8 * Self::ENTRY
     }
 
     #[inline]
@@ -204,14 +205,15 @@ impl<const W: usize> Levels<W> {
         self.depth.get(key).copied()
     }
 
-    /// The bytes the table would take with `more` entries added.
+    /// The most bytes the table takes while `more` entries are added: past its capacity it
+    /// grows to the next power of two of buckets (at 7/8 full), and while it moves its
+    /// entries the old buckets are held too.
     fn bytes_with(&self, more: usize) -> usize {
         let need = self.depth.len() + more;
         if need <= self.depth.capacity() {
             self.bytes()
         } else {
-            // A hash map grows to the next power of two of buckets, at 7/8 full.
-            (need * 8 / 7).next_power_of_two() * Self::ENTRY
+            (need * 8 / 7).next_power_of_two() * Self::ENTRY + self.bytes()
         }
     }
 
@@ -311,7 +313,10 @@ impl<'p, const W: usize> Meet<'p, W> {
             tables: Tables::new(board),
             canon: Canon::new(board, group),
             progress,
-            max_memory: limits.max_memory,
+            // What the tables and buffers are counted to take: the process was measured to
+            // hold 1.7 to 1.8 times that (the threads' allocator arenas, growing vectors), so
+            // half the budget keeps its peak within the budget.
+            max_memory: limits.max_memory / 2,
             deadline: limits.timeout.map(|t| began + t),
             peak: 0,
             pegs: (u32::MAX, 0),
@@ -590,10 +595,12 @@ impl<'p, const W: usize> Meet<'p, W> {
                 side.frontier = frontier;
                 return Err(Stop::Met(c));
             }
-            let buffered: usize = parts.iter().map(|p| p.0.len() * key).sum();
+            // Capacities, not lengths: a vector holds up to twice what it uses.
+            let buffered: usize = parts.iter().map(|p| p.0.capacity() * key).sum();
             let incoming: usize = parts.iter().map(|p| p.0.len()).sum();
             let held_else = other.table.bytes()
-                + (other.frontier.len() + frontier.len() + next.len()) * key
+                + (other.frontier.capacity() + frontier.capacity() + next.capacity() + incoming)
+                    * key
                 + buffered;
             // The table after these children, at worst all new, with the rest held.
             if side.table.bytes_with(incoming) + held_else > self.max_memory {
@@ -815,7 +822,8 @@ impl<const W: usize> Meet<'_, W> {
     ) -> (Option<WideMoves>, Option<bool>) {
         let t = &self.tables;
         // A child: its key and entry in the table, and its move's jumps.
-        let child_bytes = 2 * std::mem::size_of::<(WideSet<W>, Step<W>)>() + 4 * 8;
+        // The table's entry (twice over while it grows) and the jumps' own allocation.
+        let child_bytes = 3 * std::mem::size_of::<(WideSet<W>, Step<W>)>() + 64;
         let mut held = 0usize;
         let mut levels: Vec<Vec<Step<W>>> = vec![starts
             .iter()
@@ -868,7 +876,7 @@ impl<const W: usize> Meet<'_, W> {
                         jumps,
                     });
                 }
-                if held + next.len() * child_bytes > self.max_memory {
+                if held + next.capacity() * child_bytes > self.max_memory {
                     return (None, None);
                 }
             }
@@ -892,7 +900,7 @@ impl<const W: usize> Meet<'_, W> {
                 scored.select_nth_unstable_by(width, |a, b| a.0.cmp(&b.0));
                 scored.truncate(width);
             }
-            held += scored.len() * (std::mem::size_of::<Step<W>>() + 4 * 8);
+            held += scored.len() * (std::mem::size_of::<Step<W>>() + 64);
             levels.push(scored.into_iter().map(|s| s.1).collect());
         }
         (None, Some(cut))
