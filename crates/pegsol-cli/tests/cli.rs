@@ -1472,7 +1472,15 @@ fn boards_past_64_holes_count_find_the_fewest_moves_and_draw() {
     assert_eq!(json(&o)["pegs"], 1);
     // The basic game of the 66-hole triangle in a small budget: a proven lower bound, and
     // an upper bound with the line that gives it.
-    let o = pegsol(&["shortest", "triangle:11", "--max-memory", "64", "--json"]);
+    let o = pegsol(&[
+        "shortest",
+        "triangle:11",
+        "--max-memory",
+        "256",
+        "--timeout",
+        "5",
+        "--json",
+    ]);
     assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
     let v = json(&o);
     assert_eq!(v["status"], "undecided");
