@@ -28,7 +28,7 @@ pub(crate) fn load_board(name: &str) -> Result<Board> {
     let shape = load_shape(name)?;
     Board::from_shape(&shape).map_err(|e| match e {
         pegsol::Error::NeedsWide { board, holes } => anyhow::anyhow!(
-            "board {board} has {holes} holes: 'pegsol solve', 'show', 'replay', 'ends', 'catalog', 'count' and 'shortest' take boards of up to 256 holes (without --certificate, --pagodas and the count's --spill, --pagoda, --solutions and cluster options), this command up to 64"
+            "board {board} has {holes} holes: 'pegsol solve', 'show', 'replay', 'ends', 'catalog', 'count', 'shortest' and 'check' take boards of up to 256 holes (without --certificate, --pagodas, catalog's --svg and the count's --spill, --pagoda, --solutions and cluster options), this command up to 64"
         ),
         other => other.into(),
     })

@@ -164,8 +164,13 @@ fn bad_input_is_exit_2_with_a_clear_message() {
         ),
         (vec!["solve".into(), "rect:16x17".into()], "bad rectangle"),
         (
-            vec!["check".into(), "rect:9x9".into()],
-            "board rect:9x9 has 81 holes: 'pegsol solve', 'show', 'replay', 'ends', 'catalog', 'count' and 'shortest' take boards of up to 256 holes",
+            vec![
+                "catalog".into(),
+                "rect:9x9".into(),
+                "--svg".into(),
+                "/tmp/pegsol-never.svg".into(),
+            ],
+            "board rect:9x9 has 81 holes: 'pegsol solve', 'show', 'replay', 'ends', 'catalog', 'count', 'shortest' and 'check' take boards of up to 256 holes",
         ),
         (
             vec![
@@ -1503,5 +1508,85 @@ fn boards_past_64_holes_count_find_the_fewest_moves_and_draw() {
     fails_with(
         &["solve", "rect:9x9", "--certificate", "/tmp/x.json"],
         "--certificate and --pagodas take boards of up to 64 holes",
+    );
+}
+
+/// `check` on a board past 64 holes: the class proof, checked here from the holes'
+/// coordinates (every set meets every jump in 0 or 2 holes, and each finish has the other
+/// parity on its set); a solvable problem's line; the file options refused by name.
+#[test]
+fn check_on_boards_past_64_holes_gives_a_class_proof_that_checks() {
+    let o = pegsol(&[
+        "check",
+        "rect:10x10",
+        "--empty",
+        "e5",
+        "--finish",
+        "any",
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let v = json(&o);
+    assert_eq!(v["status"], "refuted");
+    let cell = |l: &str| {
+        let col = i64::from(l.as_bytes()[0] - b'a');
+        let row: i64 = l[1..].parse::<i64>().unwrap() - 1;
+        (row, col)
+    };
+    let holes: Vec<(i64, i64)> = (0..10).flat_map(|r| (0..10).map(move |c| (r, c))).collect();
+    let on = |&(r, c): &(i64, i64)| (0..10).contains(&r) && (0..10).contains(&c);
+    let sets: Vec<std::collections::HashSet<(i64, i64)>> = v["certificate"]["sets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            s["holes"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|h| cell(h.as_str().unwrap()))
+                .collect()
+        })
+        .collect();
+    for (s, view) in sets
+        .iter()
+        .zip(v["certificate"]["sets"].as_array().unwrap())
+    {
+        for &(r, c) in &holes {
+            for (dr, dc) in [(0, 1), (1, 0)] {
+                let line = [(r, c), (r + dr, c + dc), (r + 2 * dr, c + 2 * dc)];
+                if line.iter().all(on) {
+                    let met = line.iter().filter(|h| s.contains(h)).count();
+                    assert!(met == 0 || met == 2, "{line:?}");
+                }
+            }
+        }
+        // The start: every hole but e5.
+        let start = s.iter().filter(|&&h| h != cell("e5")).count() as u64;
+        assert_eq!(view["start_count"].as_u64(), Some(start));
+    }
+    let finishes = v["certificate"]["finishes"].as_array().unwrap();
+    assert_eq!(finishes.len(), 100);
+    for f in finishes {
+        let hole = cell(f["finish"][0].as_str().unwrap());
+        let set = &sets[f["set"].as_u64().unwrap() as usize];
+        let start = set.iter().filter(|&&h| h != cell("e5")).count();
+        assert_ne!(usize::from(set.contains(&hole)) % 2, start % 2, "{f}");
+    }
+    let o = pegsol(&[
+        "check",
+        "triangle:11",
+        "--empty",
+        "a1",
+        "--finish",
+        "any",
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(json(&o)["status"], "solvable");
+    assert_eq!(json(&o)["jumps"].as_array().unwrap().len(), 64);
+    fails_with(
+        &["check", "rect:9x9", "--certificate", "/tmp/x.json"],
+        "--pagoda and --certificate take boards of up to 64 holes",
     );
 }

@@ -11,6 +11,7 @@ use crate::cli::{BudgetArgs, Command, Setup};
 use crate::common::{any_pegs, load_wide};
 use crate::common::{drawn, print_json, print_moves, spinner, IMPOSSIBLE, UNDECIDED};
 
+mod check;
 mod count;
 mod moves;
 
@@ -42,6 +43,26 @@ pub(crate) fn dispatch(command: &Command) -> Result<Option<u8>> {
                 finish.as_deref(),
                 budget,
                 svg.as_deref(),
+                *json,
+            )
+            .map(Some),
+            None => Ok(None),
+        },
+        Command::Check {
+            setup,
+            finish,
+            pagoda,
+            certificate,
+            budget,
+            json,
+        } => match load_wide(&setup.board)? {
+            Some(board) => check::run(
+                &board,
+                setup,
+                finish.as_deref(),
+                pagoda.as_deref(),
+                certificate.as_deref(),
+                budget,
                 *json,
             )
             .map(Some),

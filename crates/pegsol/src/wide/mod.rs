@@ -360,6 +360,24 @@ impl WideBoard {
             .collect()
     }
 
+    /// A basis of the sets whose parity of pegs no jump changes: each meets every jump in 0
+    /// or 2 holes. The position class is the parity on each.
+    #[must_use]
+    pub fn class_sets(&self) -> &[WidePegs] {
+        &self.functionals
+    }
+
+    /// Draws the board with `mark(hole)` in each hole, with column letters and row numbers.
+    #[must_use]
+    pub fn draw_marks(&self, mark: impl Fn(usize) -> char) -> String {
+        draw_compact(
+            self.rows,
+            &self.compact_rows,
+            &self.compact_cols,
+            (0..self.hole_count()).map(|h| (self.compact[h], mark(h).to_string())),
+        )
+    }
+
     /// How many position classes the board has (2 to the number of functionals).
     #[must_use]
     pub fn class_count(&self) -> u128 {
