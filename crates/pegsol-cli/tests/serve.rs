@@ -108,6 +108,17 @@ fn wide_boards_are_played_through_the_wide_solver() {
     let (_, v) = server.post("/api/check", r#"{"board": "rect:9x9", "empty": "e5"}"#);
     assert_eq!(v["status"], "unproved");
     assert!(v["reason"].as_str().unwrap().contains("64 holes"));
+    // A finish in another class: the class proof, as the page draws it.
+    let (_, v) = server.post(
+        "/api/check",
+        r#"{"board": "rect:10x10", "empty": "e5", "finish": "any"}"#,
+    );
+    assert_eq!(v["status"], "refuted", "{v}");
+    assert_eq!(v["certificate"]["kind"], "class");
+    assert!(!v["certificate"]["sets"][0]["holes"]
+        .as_array()
+        .unwrap()
+        .is_empty());
     let (status, v) = server.post("/api/solve", r#"{"board": "rect:9x9", "finish": "z9"}"#);
     assert_eq!(status, 400);
     assert!(v["error"].as_str().unwrap().contains("z9"), "{v}");

@@ -239,17 +239,29 @@ pub(super) fn answer(
                 ran_out,
             ))
         }
-        Kind::Check => Ok((
-            json!({
-                "board": b.name(),
-                "empty": empty,
-                "finish": finish,
-                "status": "unproved",
-                "certificate": Value::Null,
-                "reason": "certificates take boards of up to 64 holes; solve tells whether this one can be won",
-            }),
-            false,
-        )),
+        Kind::Check => {
+            // The class proof when there is one (the page draws its sets); the other proofs
+            // and certificate files take 64 holes.
+            let proof = crate::wide::class_proof(b, p.start, &p.finish);
+            let (status, reason) = match proof {
+                Some(_) => ("refuted", "position class"),
+                None => (
+                    "unproved",
+                    "no class proof; pagoda and search certificates take boards of up to 64 holes; solve tells whether this one can be won",
+                ),
+            };
+            Ok((
+                json!({
+                    "board": b.name(),
+                    "empty": empty,
+                    "finish": finish,
+                    "status": status,
+                    "certificate": proof,
+                    "reason": reason,
+                }),
+                false,
+            ))
+        }
         Kind::Analyse => {
             let start = p.start;
             let legal: Vec<_> = b

@@ -13,6 +13,8 @@ use crate::common::{drawn, print_json, print_moves, spinner, IMPOSSIBLE, UNDECID
 
 mod check;
 mod count;
+
+pub(crate) use check::class_proof;
 mod moves;
 
 /// Runs `command` when it is `solve`, `show` or `replay` on a board of more than 64 holes
