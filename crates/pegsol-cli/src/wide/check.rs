@@ -167,10 +167,7 @@ pub(crate) fn run(
         print_json(&answer);
         return Ok(code);
     }
-    let finish_text = match &answer.finish {
-        FinishView::Holes(h) => h.join(","),
-        FinishView::Anywhere(a) => a.clone(),
-    };
+    let finish_text = answer.finish.text();
     println!(
         "board {} ({} holes), {}, finish: {finish_text}",
         answer.board,

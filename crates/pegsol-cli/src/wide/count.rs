@@ -5,7 +5,7 @@ use anyhow::{bail, Context, Result};
 use pegsol::WideBoard;
 
 use super::{finish_of, finish_view, start_of, start_text};
-use crate::answer::{FinishView, ProblemView};
+use crate::answer::ProblemView;
 use crate::cli::CountArgs;
 use crate::common::spinner;
 
@@ -90,10 +90,7 @@ pub(crate) fn run(board: &WideBoard, a: &CountArgs) -> Result<u8> {
         }
         Err(e) => return Err(crate::count::failure(e)),
     };
-    let finish_text = match &view.finish {
-        FinishView::Holes(h) => h.join(","),
-        FinishView::Anywhere(a) => a.clone(),
-    };
+    let finish_text = view.finish.text();
     let header = format!(
         "board {} ({} holes, {} words a position), {}, finish: {}, symmetry group of order {}",
         board.name(),

@@ -297,10 +297,7 @@ pub(crate) fn solve(
         print_json(&answer);
         return drawn(drawing(), code);
     }
-    let finish_text = match &answer.finish {
-        FinishView::Holes(h) => h.join(","),
-        FinishView::Anywhere(a) => a.clone(),
-    };
+    let finish_text = answer.finish.text();
     println!(
         "board {} ({} holes, {} lattice, {} words a position), {}, finish: {}",
         answer.board,
@@ -746,10 +743,7 @@ fn catalog(board: &WideBoard, single: bool, limits: &WideLimits, json: bool) -> 
                 class_only += 1;
                 continue;
             }
-            let finish = match &p.finish {
-                FinishView::Holes(h) => h.join(","),
-                FinishView::Anywhere(a) => a.clone(),
-            };
+            let finish = p.finish.text();
             let detail = match (&p.last, &p.reason) {
                 (Some(last), _) => format!(
                     "{} jumps, {} moves, ends on {}",

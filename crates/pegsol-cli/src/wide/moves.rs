@@ -244,7 +244,7 @@ pub(crate) fn fewest(
         answer.holes,
         answer.words,
         start_text(board, start),
-        finish_text(&answer.finish)
+        answer.finish.text()
     );
     match (status, &best) {
         ("solved", Some(b)) => println!(
@@ -276,13 +276,6 @@ pub(crate) fn fewest(
     }
     println!("{} ms", answer.millis);
     drawn(drawing(), code)
-}
-
-fn finish_text(view: &FinishView) -> String {
-    match view {
-        FinishView::Holes(h) => h.join(","),
-        FinishView::Anywhere(a) => a.clone(),
-    }
 }
 
 /// Seconds the search for an upper bound takes when the proof stops, unless `--timeout`
@@ -421,7 +414,7 @@ pub(crate) fn shortest(
         answer.board,
         answer.holes,
         answer.words,
-        finish_text(&answer.finish)
+        answer.finish.text()
     );
     match (status, &best) {
         ("solved", Some(b)) => println!(
