@@ -6,7 +6,9 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 use pegsol::check::Certificate;
-use pegsol::{Bits, Board, Finish, Pagoda, Problem};
+use pegsol::{
+    Bits, Board, Finish, Pagoda, Problem, WideBoard, WideCertificate, WideFinish, WidePegs,
+};
 use serde_json::{json, Value};
 
 /// The format's name and version, as the file's first two fields say.
@@ -16,6 +18,17 @@ pub(crate) const VERSION: u64 = 1;
 /// A position as hexadecimal: bit `i` is hole `i` in reading order.
 pub(crate) fn hex(p: Bits) -> String {
     format!("{:x}", p.raw())
+}
+
+/// A position of a board of up to 256 holes as hexadecimal, as [`hex`] writes one of 64.
+pub(crate) fn hex_wide(p: WidePegs) -> String {
+    let words = p.0;
+    let top = words.iter().rposition(|&w| w != 0).unwrap_or(0);
+    let mut out = format!("{:x}", words[top]);
+    for w in words[..top].iter().rev() {
+        out.push_str(&format!("{w:016x}"));
+    }
+    out
 }
 
 fn weights(p: &Pagoda) -> Value {
@@ -64,4 +77,67 @@ pub(crate) fn write(path: &Path, problem: &Problem, c: &Certificate) -> Result<(
     let text = serde_json::to_string(&value(problem, c))?;
     std::fs::write(path, text + "\n")
         .with_context(|| format!("cannot write the certificate to {}", path.display()))
+}
+
+/// The certificate `c` for a problem on a board of up to 256 holes, in the same format
+/// (positions are hexadecimal numbers of as many bits as the board has holes).
+pub(crate) fn value_wide(
+    board: &WideBoard,
+    start: WidePegs,
+    finish: &WideFinish,
+    c: &WideCertificate,
+) -> Value {
+    let finishes = match finish {
+        WideFinish::Exactly(f) => json!([hex_wide(*f)]),
+        WideFinish::Pegs(n) => json!({"pegs": n}),
+    };
+    let mut v = json!({
+        "format": FORMAT,
+        "version": VERSION,
+        "claim": "no line of play leads from the start to a finish",
+        "board": board.to_picture(start),
+        "holes": board.labels(board.holes()),
+        "start": hex_wide(start),
+        "finishes": finishes,
+        "kind": c.kind(),
+    });
+    match c {
+        WideCertificate::Class { sets, .. } => {
+            v["sets"] = json!(sets.iter().map(|&s| hex_wide(s)).collect::<Vec<_>>());
+        }
+        WideCertificate::Pagoda { pagoda, .. } => v["pagodas"] = json!([weights(pagoda)]),
+    }
+    v
+}
+
+/// Writes a wide board's certificate file.
+pub(crate) fn write_wide(
+    path: &Path,
+    board: &WideBoard,
+    start: WidePegs,
+    finish: &WideFinish,
+    c: &WideCertificate,
+) -> Result<()> {
+    let text = serde_json::to_string(&value_wide(board, start, finish, c))?;
+    std::fs::write(path, text + "\n")
+        .with_context(|| format!("cannot write the certificate to {}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wide_positions_are_written_as_one_number() {
+        assert_eq!(hex_wide(WidePegs::EMPTY), "0");
+        assert_eq!(hex_wide(WidePegs::bit(0)), "1");
+        assert_eq!(hex_wide(WidePegs::bit(64)), format!("1{}", "0".repeat(16)));
+        assert_eq!(
+            hex_wide(WidePegs::bit(255).with(4)),
+            format!("8{}10", "0".repeat(61))
+        );
+        // The 64-hole writer and this one agree where both apply.
+        let p = WidePegs::bit(63).with(5);
+        assert_eq!(hex_wide(p), hex(Bits(p.0[0])));
+    }
 }

@@ -28,20 +28,31 @@ pub(crate) fn proof_of(problem: &Problem, limits: &Limits) -> Result<Proof> {
 /// Reads a weight grid: one line per board row, one weight per hole, integers or fractions
 /// of either sign. Returns integer weights over a common denominator, and the denominator.
 pub(crate) fn read_weights(board: &Board, path: &str) -> Result<(Vec<i64>, i64)> {
+    let (rows, _) = board.dimensions();
+    let hole_rows: Vec<usize> = board.holes().iter().map(|h| board.coords(h).0).collect();
+    read_weight_grid(path, rows, &hole_rows)
+}
+
+/// [`read_weights`] for a board of `rows` rows whose hole `i` is on row `hole_rows[i]`
+/// (holes numbered row by row).
+pub(crate) fn read_weight_grid(
+    path: &str,
+    rows: usize,
+    hole_rows: &[usize],
+) -> Result<(Vec<i64>, i64)> {
     let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {path}"))?;
     let lines: Vec<&str> = text.lines().collect();
-    let (rows, _) = board.dimensions();
     if lines.len() < rows {
         bail!(
             "{path}: {} lines, but the board has {rows} rows; give one line per row",
             lines.len()
         );
     }
-    let mut fractions = vec![(0i64, 1i64); board.hole_count()];
+    let mut fractions = vec![(0i64, 1i64); hole_rows.len()];
     // The holes of each row, left to right (holes are numbered row by row).
-    let mut by_row: Vec<Vec<pegsol::Hole>> = vec![Vec::new(); rows];
-    for h in board.holes() {
-        by_row[board.coords(h).0].push(h);
+    let mut by_row: Vec<Vec<usize>> = vec![Vec::new(); rows];
+    for (h, &r) in hole_rows.iter().enumerate() {
+        by_row[r].push(h);
     }
     for (r, line) in lines.iter().take(rows).enumerate() {
         let holes = &by_row[r];
@@ -72,7 +83,7 @@ pub(crate) fn read_weights(board: &Board, path: &str) -> Result<(Vec<i64>, i64)>
             if !(1..=1 << 20).contains(&d) || !(-(1 << 30)..=1 << 30).contains(&n) {
                 return Err(bad());
             }
-            fractions[h.index()] = (n, d);
+            fractions[*h] = (n, d);
         }
     }
     let mut den = 1i64;
@@ -94,7 +105,7 @@ fn gcd(mut a: i64, mut b: i64) -> i64 {
 }
 
 /// `value / den` in lowest terms: an integer, or a string such as "3/2".
-fn fraction(value: i64, den: i64) -> Value {
+pub(crate) fn fraction(value: i64, den: i64) -> Value {
     let g = gcd(value, den);
     if den / g == 1 {
         json!(value / g)
@@ -103,7 +114,7 @@ fn fraction(value: i64, den: i64) -> Value {
     }
 }
 
-fn fraction_text(value: i64, den: i64) -> String {
+pub(crate) fn fraction_text(value: i64, den: i64) -> String {
     match fraction(value, den) {
         Value::String(s) => s,
         v => v.to_string(),
@@ -258,8 +269,7 @@ impl CheckAnswer {
 /// The reason a certificate gives, in words.
 pub(crate) fn reason(c: &Certificate) -> String {
     match c {
-        Certificate::Class { .. } => "position class".to_string(),
-        Certificate::Pagoda { .. } => "pagoda function".to_string(),
+        Certificate::Class { .. } | Certificate::Pagoda { .. } => kind_reason(c.kind()),
         Certificate::Search(s) => format!(
             "search certificate ({} position{}, {} pagoda function{}{})",
             s.positions.len(),
@@ -268,6 +278,15 @@ pub(crate) fn reason(c: &Certificate) -> String {
             if s.pagodas.len() == 1 { "" } else { "s" },
             if s.dual { ", dual game" } else { "" }
         ),
+    }
+}
+
+/// The reason a proof of kind `class` or `pagoda` gives, in words.
+pub(crate) fn kind_reason(kind: &str) -> String {
+    match kind {
+        "class" => "position class".to_string(),
+        "pagoda" => "pagoda function".to_string(),
+        other => other.to_string(),
     }
 }
 
@@ -413,19 +432,30 @@ fn own_weights(problem: &Problem, path: &str, json: bool) -> Result<u8> {
         .ok_or_else(|| anyhow::anyhow!("{path}: the weights are too large"))?;
     let start_total = p.total(start);
     let finish_total = p.floor(targets).unwrap_or(0);
+    let grid = weights_json(board, &p, den);
+    Ok(own_report(
+        &grid,
+        board.jumps().len(),
+        [start_total, finish_total],
+        den,
+        json,
+    ))
+}
+
+/// The answer on the user's valid weights `grid` (by label, over `den`): whether the start
+/// totals less than every finish. Returns the exit code.
+pub(crate) fn own_report(grid: &Value, jumps: usize, totals: [i64; 2], den: i64, json: bool) -> u8 {
+    let [start_total, finish_total] = totals;
     let refutes = start_total < finish_total;
     if json {
         print_json(&json!({
             "status": if refutes { "refuted" } else { "open" },
             "valid": true,
-            "certificate": {"kind": "pagoda", "weights": weights_json(board, &p, den),
+            "certificate": {"kind": "pagoda", "weights": grid,
                 "start_total": fraction(start_total, den), "finish_total": fraction(finish_total, den)},
         }));
     } else {
-        println!(
-            "a valid pagoda function: w(from) + w(over) >= w(to) for all {} jumps",
-            board.jumps().len()
-        );
+        println!("a valid pagoda function: w(from) + w(over) >= w(to) for all {jumps} jumps");
         println!(
             "start total {}, finish total {}",
             fraction_text(start_total, den),
@@ -440,5 +470,9 @@ fn own_weights(problem: &Problem, path: &str, json: bool) -> Result<u8> {
             }
         );
     }
-    Ok(if refutes { IMPOSSIBLE } else { 0 })
+    if refutes {
+        IMPOSSIBLE
+    } else {
+        0
+    }
 }

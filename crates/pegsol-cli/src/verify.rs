@@ -1,12 +1,14 @@
 //! `pegsol verify CERT`: checks a certificate file with code of its own. It shares nothing
 //! with the solver but the board parser: the jumps are made here from the holes' coordinates,
 //! the symmetries are checked to be symmetries, and every total is summed in `i128`.
+//! Boards of up to 256 holes: positions are kept in as few 64-bit words as the board needs.
 
 use std::collections::{HashMap, HashSet};
+use std::ops::{BitAnd, BitOr, BitXor};
 use std::path::Path;
 
 use anyhow::{bail, Context, Result};
-use pegsol::{Board, Hole};
+use pegsol::WideBoard;
 use serde_json::{json, Value};
 
 use crate::certificate::{FORMAT, VERSION};
@@ -31,26 +33,119 @@ fn steps(lattice: &str) -> Option<&'static [(i64, i64)]> {
     }
 }
 
+/// A position of up to `64 W` holes: bit `i % 64` of word `i / 64` is hole `i`. The
+/// checker's own, so that it shares no position code with the solver.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+struct Pos<const W: usize>([u64; W]);
+
+impl<const W: usize> Pos<W> {
+    const ZERO: Self = Pos([0; W]);
+
+    fn bit(i: usize) -> Self {
+        let mut w = [0; W];
+        w[i / 64] = 1 << (i % 64);
+        Pos(w)
+    }
+
+    fn has(&self, i: usize) -> bool {
+        self.0[i / 64] >> (i % 64) & 1 == 1
+    }
+
+    fn count(&self) -> u32 {
+        self.0.iter().map(|w| w.count_ones()).sum()
+    }
+
+    fn holes(self) -> impl Iterator<Item = usize> {
+        (0..64 * W).filter(move |&i| self.has(i))
+    }
+
+    /// The holes `0..n`.
+    fn all(n: usize) -> Self {
+        (0..n).fold(Self::ZERO, |p, i| p | Self::bit(i))
+    }
+
+    /// Reads a hexadecimal number of at most `n` bits.
+    fn parse(text: &str, n: usize) -> std::result::Result<Self, String> {
+        let digits = text.trim_start_matches('0');
+        if digits.len() > 16 * W {
+            return Err(format!("{text} names a hole past the board's {n}"));
+        }
+        let mut w = [0; W];
+        for (k, chunk) in digits.as_bytes().rchunks(16).enumerate() {
+            let chunk =
+                std::str::from_utf8(chunk).map_err(|_| format!("{text:?} is not hexadecimal"))?;
+            w[k] = u64::from_str_radix(chunk, 16)
+                .map_err(|_| format!("{text:?} is not hexadecimal"))?;
+        }
+        let p = Pos(w);
+        match p.holes().last() {
+            Some(top) if top >= n => Err(format!("{text} names a hole past the board's {n}")),
+            _ => Ok(p),
+        }
+    }
+}
+
+impl<const W: usize> std::fmt::LowerHex for Pos<W> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let top = self.0.iter().rposition(|&w| w != 0).unwrap_or(0);
+        write!(f, "{:x}", self.0[top])?;
+        for w in self.0[..top].iter().rev() {
+            write!(f, "{w:016x}")?;
+        }
+        Ok(())
+    }
+}
+
+impl<const W: usize> BitAnd for Pos<W> {
+    type Output = Self;
+    fn bitand(mut self, o: Self) -> Self {
+        for (a, b) in self.0.iter_mut().zip(o.0) {
+            *a &= b;
+        }
+        self
+    }
+}
+
+impl<const W: usize> BitOr for Pos<W> {
+    type Output = Self;
+    fn bitor(mut self, o: Self) -> Self {
+        for (a, b) in self.0.iter_mut().zip(o.0) {
+            *a |= b;
+        }
+        self
+    }
+}
+
+impl<const W: usize> BitXor for Pos<W> {
+    type Output = Self;
+    fn bitxor(mut self, o: Self) -> Self {
+        for (a, b) in self.0.iter_mut().zip(o.0) {
+            *a ^= b;
+        }
+        self
+    }
+}
+
 /// The finishes a certificate is about.
-enum Finishes {
+enum Finishes<const W: usize> {
     /// These positions.
-    List(HashSet<u64>),
+    List(HashSet<Pos<W>>),
     /// Every position of this many pegs.
     Pegs(u32),
 }
 
-impl Finishes {
-    fn contains(&self, p: u64) -> bool {
+impl<const W: usize> Finishes<W> {
+    fn contains(&self, p: Pos<W>) -> bool {
         match self {
             Finishes::List(set) => set.contains(&p),
-            Finishes::Pegs(n) => p.count_ones() == *n,
+            Finishes::Pegs(n) => p.count() == *n,
         }
     }
 
     fn pegs(&self) -> Option<u32> {
         match self {
             Finishes::List(set) => {
-                let counts: HashSet<u32> = set.iter().map(|p| p.count_ones()).collect();
+                let counts: HashSet<u32> = set.iter().map(Pos::count).collect();
                 (counts.len() == 1).then(|| counts.into_iter().next().unwrap_or(0))
             }
             Finishes::Pegs(n) => Some(*n),
@@ -76,27 +171,27 @@ fn many(n: usize, one: &str, several: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { several })
 }
 
-fn total(w: &[i128], p: u64) -> i128 {
-    (0..w.len())
-        .filter(|&i| p >> i & 1 == 1)
-        .map(|i| w[i])
-        .sum()
+fn total<const W: usize>(w: &[i128], p: Pos<W>) -> i128 {
+    p.holes().map(|i| w[i]).sum()
 }
 
 /// Everything the checks need, read from the file.
-struct Game {
+struct Game<const W: usize> {
     n: usize,
-    /// Each jump as bit masks: from, over, to.
-    jumps: Vec<(u64, u64, u64)>,
-    all: u64,
+    /// Each jump as hole indices: from, over, to.
+    jumps: Vec<(usize, usize, usize)>,
+    /// Each jump's three holes as one mask, by the same index.
+    masks: Vec<Pos<W>>,
+    all: Pos<W>,
 }
 
-impl Game {
-    fn children(&self, p: u64) -> impl Iterator<Item = u64> + '_ {
+impl<const W: usize> Game<W> {
+    fn children(&self, p: Pos<W>) -> impl Iterator<Item = Pos<W>> + '_ {
         self.jumps
             .iter()
-            .filter(move |&&(a, b, t)| p & a != 0 && p & b != 0 && p & t == 0)
-            .map(move |&(a, b, t)| p ^ a ^ b ^ t)
+            .zip(&self.masks)
+            .filter(move |&(&(a, b, t), _)| p.has(a) && p.has(b) && !p.has(t))
+            .map(move |(_, &m)| p ^ m)
     }
 }
 
@@ -105,16 +200,11 @@ fn field<'v>(v: &'v Value, name: &str) -> Result<&'v Value> {
         .with_context(|| format!("the certificate has no \"{name}\" field"))
 }
 
-fn position(v: &Value, n: usize, what: &str) -> Result<u64> {
+fn position<const W: usize>(v: &Value, n: usize, what: &str) -> Result<Pos<W>> {
     let text = v
         .as_str()
         .with_context(|| format!("{what} must be a hexadecimal string, got {v}"))?;
-    let p = u64::from_str_radix(text, 16)
-        .with_context(|| format!("{what}: {text:?} is not hexadecimal"))?;
-    if n < 64 && p >> n != 0 {
-        bail!("{what}: {text} names a hole past the board's {n}");
-    }
-    Ok(p)
+    Pos::parse(text, n).map_err(|why| anyhow::anyhow!("{what}: {why}"))
 }
 
 fn weights(v: &Value, n: usize, what: &str) -> Result<Vec<i128>> {
@@ -148,55 +238,12 @@ pub(crate) fn run(path: &Path, json_out: bool) -> Result<u8> {
     let picture = field(&v, "board")?
         .as_str()
         .context("\"board\" must be the board's picture as a string")?;
-    let board = Board::parse("certificate", picture).context("the certificate's board")?;
-    let n = board.hole_count();
-    let lattice = board.lattice().name();
-    let dirs = steps(lattice).with_context(|| format!("unknown lattice {lattice}"))?;
-    let coords: Vec<(i64, i64)> = (0..n)
-        .filter_map(Hole::new)
-        .map(|h| {
-            let (r, c) = board.coords(h);
-            (r as i64, c as i64)
-        })
-        .collect();
-    let index: HashMap<(i64, i64), usize> =
-        coords.iter().enumerate().map(|(i, &c)| (c, i)).collect();
-    let mut jumps = Vec::new();
-    for (i, &(r, c)) in coords.iter().enumerate() {
-        for &(dr, dc) in dirs {
-            if let (Some(&b), Some(&t)) = (
-                index.get(&(r + dr, c + dc)),
-                index.get(&(r + 2 * dr, c + 2 * dc)),
-            ) {
-                jumps.push((1u64 << i, 1u64 << b, 1u64 << t));
-            }
-        }
-    }
-    let all = if n == 64 { u64::MAX } else { (1 << n) - 1 };
-    let game = Game { n, jumps, all };
-    let start = position(field(&v, "start")?, n, "\"start\"")?;
-    let finishes = match field(&v, "finishes")? {
-        Value::Array(list) => Finishes::List(
-            list.iter()
-                .map(|f| position(f, n, "a finish"))
-                .collect::<Result<_>>()?,
-        ),
-        other => Finishes::Pegs(
-            other
-                .get("pegs")
-                .and_then(Value::as_u64)
-                .and_then(|k| u32::try_from(k).ok())
-                .context("\"finishes\" must be a list of positions or {\"pegs\": N}")?,
-        ),
-    };
-    let kind = field(&v, "kind")?.as_str().unwrap_or("");
-    let verdict = match kind {
-        "class" => check_class(&v, &game, start, &finishes),
-        "pagoda" => check_pagoda(&v, &game, start, &finishes),
-        "search" => check_search(&v, &game, start, finishes),
-        other => {
-            bail!("unknown certificate kind {other:?}; the kinds are class, pagoda and search")
-        }
+    let board = WideBoard::parse("certificate", picture).context("the certificate's board")?;
+    let kind = field(&v, "kind")?.as_str().unwrap_or("").to_string();
+    let verdict = match board.hole_count() {
+        0..=64 => check::<1>(&v, &board, &kind),
+        65..=128 => check::<2>(&v, &board, &kind),
+        _ => check::<4>(&v, &board, &kind),
     }?;
     let (ok, what) = match &verdict {
         Ok(what) => (true, what.clone()),
@@ -218,28 +265,90 @@ pub(crate) fn run(path: &Path, json_out: bool) -> Result<u8> {
     Ok(if ok { 0 } else { IMPOSSIBLE })
 }
 
+/// The checks on positions of `W` words.
+fn check<const W: usize>(v: &Value, board: &WideBoard, kind: &str) -> Result<Verdict> {
+    let n = board.hole_count();
+    let lattice = board.lattice().name();
+    let dirs = steps(lattice).with_context(|| format!("unknown lattice {lattice}"))?;
+    let coords: Vec<(i64, i64)> = (0..n)
+        .map(|h| {
+            let (r, c) = board.coords(h);
+            (r as i64, c as i64)
+        })
+        .collect();
+    let index: HashMap<(i64, i64), usize> =
+        coords.iter().enumerate().map(|(i, &c)| (c, i)).collect();
+    let mut jumps = Vec::new();
+    for (i, &(r, c)) in coords.iter().enumerate() {
+        for &(dr, dc) in dirs {
+            if let (Some(&b), Some(&t)) = (
+                index.get(&(r + dr, c + dc)),
+                index.get(&(r + 2 * dr, c + 2 * dc)),
+            ) {
+                jumps.push((i, b, t));
+            }
+        }
+    }
+    let masks = jumps
+        .iter()
+        .map(|&(a, b, t)| Pos::<W>::bit(a) | Pos::bit(b) | Pos::bit(t))
+        .collect();
+    let game = Game {
+        n,
+        jumps,
+        masks,
+        all: Pos::all(n),
+    };
+    let start = position(field(v, "start")?, n, "\"start\"")?;
+    let finishes = match field(v, "finishes")? {
+        Value::Array(list) => Finishes::List(
+            list.iter()
+                .map(|f| position(f, n, "a finish"))
+                .collect::<Result<_>>()?,
+        ),
+        other => Finishes::Pegs(
+            other
+                .get("pegs")
+                .and_then(Value::as_u64)
+                .and_then(|k| u32::try_from(k).ok())
+                .context("\"finishes\" must be a list of positions or {\"pegs\": N}")?,
+        ),
+    };
+    match kind {
+        "class" => check_class(v, &game, start, &finishes),
+        "pagoda" => check_pagoda(v, &game, start, &finishes),
+        "search" => check_search(v, &game, start, finishes),
+        other => {
+            bail!("unknown certificate kind {other:?}; the kinds are class, pagoda and search")
+        }
+    }
+}
+
 /// `Ok(what was checked)` or `Err(what fails)`.
 type Verdict = std::result::Result<String, String>;
 
-fn check_class(v: &Value, g: &Game, start: u64, finishes: &Finishes) -> Result<Verdict> {
-    let sets: Vec<u64> = field(v, "sets")?
+fn check_class<const W: usize>(
+    v: &Value,
+    g: &Game<W>,
+    start: Pos<W>,
+    finishes: &Finishes<W>,
+) -> Result<Verdict> {
+    let sets: Vec<Pos<W>> = field(v, "sets")?
         .as_array()
         .context("\"sets\" must be a list of positions")?
         .iter()
         .map(|s| position(s, g.n, "a set"))
         .collect::<Result<_>>()?;
     for (k, &s) in sets.iter().enumerate() {
-        let odd = |&&(a, b, t): &&(u64, u64, u64)| ((a | b | t) & s).count_ones() % 2 == 1;
-        if let Some(&(a, _, t)) = g.jumps.iter().find(odd) {
+        let odd = |(_, &m): &(&(usize, usize, usize), &Pos<W>)| (m & s).count() % 2 == 1;
+        if let Some((&(a, _, t), _)) = g.jumps.iter().zip(&g.masks).find(odd) {
             return Ok(Err(format!(
-                "set {k} meets the jump from hole {} to hole {} in an odd number of holes",
-                a.trailing_zeros(),
-                t.trailing_zeros()
+                "set {k} meets the jump from hole {a} to hole {t} in an odd number of holes"
             )));
         }
     }
-    let parity = |p: u64, s: u64| (p & s).count_ones() % 2;
-    let separated = |f: u64| sets.iter().any(|&s| parity(start, s) != parity(f, s));
+    let parity = |p: Pos<W>, s: Pos<W>| (p & s).count() % 2;
+    let separated = |f: Pos<W>| sets.iter().any(|&s| parity(start, s) != parity(f, s));
     let count = match finishes {
         Finishes::List(list) => {
             if let Some(f) = list.iter().find(|&&f| !separated(f)) {
@@ -279,33 +388,43 @@ fn check_class(v: &Value, g: &Game, start: u64, finishes: &Finishes) -> Result<V
 }
 
 /// Calls `f` on every `k`-subset of `0..n` as a mask, while it returns true.
-fn subsets(n: usize, k: usize, f: &mut dyn FnMut(u64) -> bool) {
-    fn go(at: usize, n: usize, k: usize, mask: u64, f: &mut dyn FnMut(u64) -> bool) -> bool {
+fn subsets<const W: usize>(n: usize, k: usize, f: &mut dyn FnMut(Pos<W>) -> bool) {
+    fn go<const W: usize>(
+        at: usize,
+        n: usize,
+        k: usize,
+        mask: Pos<W>,
+        f: &mut dyn FnMut(Pos<W>) -> bool,
+    ) -> bool {
         if k == 0 {
             return f(mask);
         }
         for i in at..=n - k {
-            if !go(i + 1, n, k - 1, mask | 1 << i, f) {
+            if !go(i + 1, n, k - 1, mask | Pos::bit(i), f) {
                 return false;
             }
         }
         true
     }
     if k <= n {
-        go(0, n, k, 0, f);
+        go(0, n, k, Pos::ZERO, f);
     }
 }
 
 /// The first jump a weighting breaks, if any.
-fn broken(g: &Game, w: &[i128]) -> Option<(u64, u64, u64)> {
-    let at = |m: u64| w[m.trailing_zeros() as usize];
+fn broken<const W: usize>(g: &Game<W>, w: &[i128]) -> Option<(usize, usize, usize)> {
     g.jumps
         .iter()
         .copied()
-        .find(|&(a, b, t)| at(a) + at(b) < at(t))
+        .find(|&(a, b, t)| w[a] + w[b] < w[t])
 }
 
-fn check_pagoda(v: &Value, g: &Game, start: u64, finishes: &Finishes) -> Result<Verdict> {
+fn check_pagoda<const W: usize>(
+    v: &Value,
+    g: &Game<W>,
+    start: Pos<W>,
+    finishes: &Finishes<W>,
+) -> Result<Verdict> {
     let list = field(v, "pagodas")?
         .as_array()
         .context("\"pagodas\" must be a list")?;
@@ -315,9 +434,7 @@ fn check_pagoda(v: &Value, g: &Game, start: u64, finishes: &Finishes) -> Result<
     let w = weights(one, g.n, "the pagoda function")?;
     if let Some((a, _, t)) = broken(g, &w) {
         return Ok(Err(format!(
-            "the weights break the jump from hole {} to hole {}",
-            a.trailing_zeros(),
-            t.trailing_zeros()
+            "the weights break the jump from hole {a} to hole {t}"
         )));
     }
     let (s, floor) = (total(&w, start), finishes.floor(&w, g.n));
@@ -331,7 +448,12 @@ fn check_pagoda(v: &Value, g: &Game, start: u64, finishes: &Finishes) -> Result<
     })
 }
 
-fn check_search(v: &Value, g: &Game, start: u64, finishes: Finishes) -> Result<Verdict> {
+fn check_search<const W: usize>(
+    v: &Value,
+    g: &Game<W>,
+    start: Pos<W>,
+    finishes: Finishes<W>,
+) -> Result<Verdict> {
     let dual = field(v, "dual")?
         .as_bool()
         .context("\"dual\" must be true or false")?;
@@ -339,8 +461,11 @@ fn check_search(v: &Value, g: &Game, start: u64, finishes: Finishes) -> Result<V
     let (start, finishes) = if dual {
         match &finishes {
             Finishes::List(list) if list.len() == 1 => {
-                let f = list.iter().next().copied().unwrap_or(0);
-                (g.all & !f, Finishes::List(HashSet::from([g.all & !start])))
+                let f = list.iter().next().copied().unwrap_or(Pos::ZERO);
+                (
+                    g.all ^ (g.all & f),
+                    Finishes::List(HashSet::from([g.all ^ (g.all & start)])),
+                )
             }
             _ => {
                 return Ok(Err(
@@ -357,7 +482,7 @@ fn check_search(v: &Value, g: &Game, start: u64, finishes: Finishes) -> Result<V
         ));
     };
     // Symmetries: permutations mapping jumps to jumps and the finishes onto themselves.
-    let triples: HashSet<(u64, u64, u64)> = g.jumps.iter().copied().collect();
+    let triples: HashSet<(usize, usize, usize)> = g.jumps.iter().copied().collect();
     let mut perms: Vec<Vec<usize>> = Vec::new();
     for s in field(v, "symmetries")?
         .as_array()
@@ -379,20 +504,15 @@ fn check_search(v: &Value, g: &Game, start: u64, finishes: Finishes) -> Result<V
                 "a symmetry is not a permutation of the holes".to_string()
             ));
         }
-        let map = |m: u64| 1u64 << perm[m.trailing_zeros() as usize];
         if !g
             .jumps
             .iter()
-            .all(|&(a, b, t)| triples.contains(&(map(a), map(b), map(t))))
+            .all(|&(a, b, t)| triples.contains(&(perm[a], perm[b], perm[t])))
         {
             return Ok(Err("a symmetry does not map jumps to jumps".to_string()));
         }
         if let Finishes::List(list) = &finishes {
-            let image = |p: u64| {
-                (0..g.n)
-                    .filter(|&i| p >> i & 1 == 1)
-                    .fold(0u64, |m, i| m | 1 << perm[i])
-            };
+            let image = |p: Pos<W>| p.holes().fold(Pos::ZERO, |m, i| m | Pos::bit(perm[i]));
             if !list.iter().all(|&f| list.contains(&image(f))) {
                 return Ok(Err(
                     "a symmetry does not map the finishes onto themselves".to_string()
@@ -402,17 +522,17 @@ fn check_search(v: &Value, g: &Game, start: u64, finishes: Finishes) -> Result<V
         perms.push(perm);
     }
     // Images under a permutation, a byte at a time.
-    let tables: Vec<Vec<[u64; 256]>> = perms
+    let tables: Vec<Vec<[Pos<W>; 256]>> = perms
         .iter()
         .map(|perm| {
-            (0..8)
+            (0..8 * W)
                 .map(|byte| {
-                    let mut t = [0u64; 256];
+                    let mut t = [Pos::ZERO; 256];
                     for (value, out) in t.iter_mut().enumerate() {
                         for bit in 0..8 {
                             let hole = 8 * byte + bit;
                             if value >> bit & 1 == 1 && hole < g.n {
-                                *out |= 1 << perm[hole];
+                                *out = *out | Pos::bit(perm[hole]);
                             }
                         }
                     }
@@ -421,8 +541,10 @@ fn check_search(v: &Value, g: &Game, start: u64, finishes: Finishes) -> Result<V
                 .collect()
         })
         .collect();
-    let image = |t: &Vec<[u64; 256]>, p: u64| {
-        (0..8).fold(0u64, |m, b| m | t[b][(p >> (8 * b)) as usize & 255])
+    let image = |t: &Vec<[Pos<W>; 256]>, p: Pos<W>| {
+        (0..8 * W).fold(Pos::ZERO, |m, b| {
+            m | t[b][(p.0[b / 8] >> (8 * (b % 8))) as usize & 255]
+        })
     };
     // Pagoda functions: valid, each with its floor.
     let mut functions: Vec<(Vec<i128>, i128)> = Vec::new();
@@ -441,15 +563,15 @@ fn check_search(v: &Value, g: &Game, start: u64, finishes: Finishes) -> Result<V
         };
         functions.push((w, floor));
     }
-    let cut = |p: u64| functions.iter().any(|(w, floor)| total(w, p) < *floor);
-    let members: Vec<u64> = field(v, "positions")?
+    let cut = |p: Pos<W>| functions.iter().any(|(w, floor)| total(w, p) < *floor);
+    let members: Vec<Pos<W>> = field(v, "positions")?
         .as_array()
         .context("\"positions\" must be a list")?
         .iter()
         .map(|p| position(p, g.n, "a position"))
         .collect::<Result<_>>()?;
-    let set: HashSet<u64> = members.iter().copied().collect();
-    let member = |p: u64| set.contains(&p) || tables.iter().any(|t| set.contains(&image(t, p)));
+    let set: HashSet<Pos<W>> = members.iter().copied().collect();
+    let member = |p: Pos<W>| set.contains(&p) || tables.iter().any(|t| set.contains(&image(t, p)));
     if members.first() != Some(&start) && !cut(start) {
         return Ok(Err(
             "the first position is not the start, and no function cuts the start".to_string(),
@@ -462,7 +584,7 @@ fn check_search(v: &Value, g: &Game, start: u64, finishes: Finishes) -> Result<V
         }
         for c in g.children(p) {
             children += 1;
-            let done = (c.count_ones() <= goal && !finishes.contains(c)) || cut(c) || member(c);
+            let done = (c.count() <= goal && !finishes.contains(c)) || cut(c) || member(c);
             if !done {
                 return Ok(Err(format!(
                     "the set is not closed: position {p:x} has a child {c:x} that is neither a member (up to symmetry) nor cut"

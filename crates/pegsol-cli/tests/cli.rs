@@ -1501,13 +1501,55 @@ fn boards_past_64_holes_count_find_the_fewest_moves_and_draw() {
     let o = pegsol(&["count", "rect:9x9", "--empty", "e5", "--max-memory", "16"]);
     assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
     assert!(stdout(&o).contains("raise --max-memory"), "{}", stdout(&o));
+    // With --spill the same count fits in 4 MB: levels go to disk, and the figures are the
+    // same as in memory (the time and memory fields aside).
+    let spill = std::env::temp_dir().join(format!("pegsol-wide-spill-{}", std::process::id()));
+    std::fs::create_dir_all(&spill).unwrap();
+    let mut block = vec![".........".to_string(); 9];
+    for row in &mut block[2..6] {
+        *row = "..oooo...".into();
+    }
+    block[3] = "..o.oo...".into();
+    let block = temp_board("block.txt", &(block.join("\n") + "\n"));
+    let block = block.to_str().unwrap();
+    let figures = |o: &Output| {
+        let mut v = json(o);
+        for f in ["millis", "peak_memory_mb"] {
+            v.as_object_mut().unwrap().remove(f);
+        }
+        v
+    };
+    let free = pegsol(&["count", block, "--finish", "any:2", "--json"]);
+    assert_eq!(free.status.code(), Some(0), "{}", stderr(&free));
+    let tight = pegsol(&["count", block, "--finish", "any:2", "--max-memory", "4"]);
+    assert_eq!(tight.status.code(), Some(3), "{}", stderr(&tight));
+    assert!(stdout(&tight).contains("--spill DIR"), "{}", stdout(&tight));
+    let spilled = pegsol(&[
+        "count",
+        block,
+        "--finish",
+        "any:2",
+        "--max-memory",
+        "4",
+        "--spill",
+        spill.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(spilled.status.code(), Some(0), "{}", stderr(&spilled));
+    assert_eq!(figures(&spilled), figures(&free));
+    assert_eq!(figures(&free)["solutions"], 311_206_372u64);
+    assert_eq!(std::fs::read_dir(&spill).unwrap().count(), 0);
     fails_with(
-        &["count", "rect:9x9", "--spill", "/tmp"],
-        "--spill takes boards of up to 64 holes",
+        &["count", "rect:9x9", "--spill", "/no/such/dir"],
+        "--spill /no/such/dir: no such directory",
     );
     fails_with(
-        &["solve", "rect:9x9", "--certificate", "/tmp/x.json"],
-        "--certificate and --pagodas take boards of up to 64 holes",
+        &["count", "rect:9x9", "--pagoda"],
+        "--pagoda takes boards of up to 64 holes",
+    );
+    fails_with(
+        &["show", "rect:9x9", "--pagodas"],
+        "--pagodas takes boards of up to 64 holes",
     );
 }
 
@@ -1585,8 +1627,196 @@ fn check_on_boards_past_64_holes_gives_a_class_proof_that_checks() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(json(&o)["status"], "solvable");
     assert_eq!(json(&o)["jumps"].as_array().unwrap().len(), 64);
+}
+
+/// A picture of `rows` x `cols` holes on `lattice` (some cut out by `seed`, to vary the
+/// shape) with pegs on `pegs` (row, column) and the other holes empty.
+fn wide_picture(
+    lattice: &str,
+    rows: usize,
+    cols: usize,
+    seed: u64,
+    pegs: &[(usize, usize)],
+) -> String {
+    let mut text = format!("lattice: {lattice}\ncolumns: exact\n");
+    for r in 0..rows {
+        let line: String = (0..cols)
+            .map(|c| {
+                let cut = seed != 0 && (r * 31 + c * 17 + seed as usize).is_multiple_of(11);
+                if pegs.contains(&(r, c)) {
+                    'o'
+                } else if cut {
+                    ' '
+                } else {
+                    '.'
+                }
+            })
+            .collect();
+        text.push_str(line.trim_end());
+        text.push('\n');
+    }
+    text
+}
+
+/// Certificates on boards past 64 holes: written by `check` and by `solve`, verified by
+/// `pegsol verify` and by the Python checker (neither shares the solver's code), and a
+/// tampered file rejected. Random boards of 65 to 120 holes with a few pegs, to one peg,
+/// any two pegs or one far hole.
+#[test]
+fn certificates_past_64_holes_verify_independently_and_tampering_is_caught() {
+    let python = Command::new("python3").arg("--version").output().is_ok();
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../docs/verify_certificate.py"
+    );
+    let mut kinds = std::collections::BTreeMap::new();
+    for seed in 1..=36u64 {
+        let lattice = ["orthogonal", "triangular", "diagonal"][(seed / 3 % 3) as usize];
+        let (rows, cols) = [(9, 9), (8, 11), (10, 12), (6, 20)][(seed % 4) as usize];
+        let (r, c) = (
+            (seed as usize * 5) % (rows - 2),
+            (seed as usize * 7) % (cols - 3),
+        );
+        let pegs: Vec<(usize, usize)> = match seed / 9 % 4 {
+            0 => vec![(r, c), (r, c + 1)],
+            1 => vec![(r, c), (r, c + 1), (r + 1, c + 1)],
+            2 => vec![(r, c), (r, c + 2)],
+            _ => vec![(r, c), (r, c + 1), (r, c + 3)],
+        };
+        let picture = wide_picture(lattice, rows, cols, seed, &pegs);
+        let board = temp_board(&format!("wide-{seed}.txt"), &picture);
+        let board = board.to_str().unwrap();
+        // A far corner, kept in the picture (no cut falls on it: checked by the hole count).
+        let far = format!("{}{}", (b'a' + (cols - 1) as u8) as char, rows);
+        let finish = ["any", "any:2", far.as_str()][(seed % 3) as usize];
+        let cert =
+            std::env::temp_dir().join(format!("pegsol-wcert-{}-{seed}.json", std::process::id()));
+        let cert_s = cert.to_str().unwrap();
+        let o = pegsol(&[
+            "check",
+            board,
+            "--finish",
+            finish,
+            "--json",
+            "--certificate",
+            cert_s,
+        ]);
+        if o.status.code() == Some(2) {
+            assert!(
+                stderr(&o).contains("no hole") || stderr(&o).contains("more pegs"),
+                "{}",
+                stderr(&o)
+            );
+            continue;
+        }
+        let v = json(&o);
+        let kind = v["certificate"]["kind"]
+            .as_str()
+            .unwrap_or("none")
+            .to_string();
+        *kinds
+            .entry(format!("{} {kind}", v["status"].as_str().unwrap()))
+            .or_insert(0) += 1;
+        if v["certificate"].is_null() {
+            assert!(
+                !cert.exists(),
+                "{board}: a file with no proof in the answer"
+            );
+            continue;
+        }
+        assert_eq!(o.status.code(), Some(1));
+        assert_eq!(v["certificate"]["file"], cert_s);
+        let checked = pegsol(&["verify", cert_s, "--json"]);
+        assert_eq!(
+            checked.status.code(),
+            Some(0),
+            "{board}: {}",
+            stdout(&checked)
+        );
+        assert_eq!(json(&checked)["kind"], kind.as_str());
+        if python {
+            let py = Command::new("python3")
+                .args([script, cert_s])
+                .output()
+                .unwrap();
+            assert_eq!(py.status.code(), Some(0), "{board}: {}", stdout(&py));
+        }
+        // Claiming that the start cannot reach itself is false: rejected whatever the kind.
+        let mut c: Value = serde_json::from_str(&std::fs::read_to_string(&cert).unwrap()).unwrap();
+        c["finishes"] = Value::from(vec![c["start"].clone()]);
+        std::fs::write(&cert, c.to_string()).unwrap();
+        let tampered = pegsol(&["verify", cert_s]);
+        assert_eq!(
+            tampered.status.code(),
+            Some(1),
+            "{board}: {}",
+            stdout(&tampered)
+        );
+        let _ = std::fs::remove_file(&cert);
+    }
+    println!("{kinds:?}");
+    for wanted in ["refuted class", "refuted pagoda", "solvable none"] {
+        assert!(
+            kinds.get(wanted).copied().unwrap_or(0) >= 2,
+            "{wanted}: {kinds:?}"
+        );
+    }
+
+    // `solve --certificate` on the 9x9 square: two pegs in a corner never reach i7.
+    let two = temp_board(
+        "two-pegs-9x9.txt",
+        &wide_picture("orthogonal", 9, 9, 0, &[(0, 0), (0, 1)]),
+    );
+    let cert = std::env::temp_dir().join(format!("pegsol-wsolve-{}.json", std::process::id()));
+    let cert_s = cert.to_str().unwrap();
+    let o = pegsol(&[
+        "solve",
+        two.to_str().unwrap(),
+        "--finish",
+        "i7",
+        "--certificate",
+        cert_s,
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let v = json(&o);
+    assert_eq!(v["status"], "impossible");
+    assert_eq!(v["certificate"]["kind"], "pagoda", "{v}");
+    let checked = pegsol(&["verify", cert_s]);
+    assert_eq!(checked.status.code(), Some(0), "{}", stdout(&checked));
+    assert!(stdout(&checked).contains("verified (pagoda)"));
+    let _ = std::fs::remove_file(&cert);
+
+    // `--pagoda FILE` on a wide board: the constant function is valid and refutes nothing;
+    // a lone weight breaks the jump into it, named.
+    let ones = temp_board("ones-9x9.txt", &"1 1 1 1 1 1 1 1 1\n".repeat(9));
+    let o = pegsol(&[
+        "check",
+        two.to_str().unwrap(),
+        "--finish",
+        "i7",
+        "--pagoda",
+        ones.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("a valid pagoda function"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(stdout(&o).contains("does not refute"), "{}", stdout(&o));
+    let mut lone = "0 0 0 0 0 0 0 0 0\n".repeat(9);
+    lone.replace_range(0..1, "1");
+    let lone = temp_board("lone-9x9.txt", &lone);
     fails_with(
-        &["check", "rect:9x9", "--certificate", "/tmp/x.json"],
-        "--pagoda and --certificate take boards of up to 64 holes",
+        &[
+            "check",
+            two.to_str().unwrap(),
+            "--finish",
+            "i7",
+            "--pagoda",
+            lone.to_str().unwrap(),
+        ],
+        "not a pagoda function: jump c1-a1 breaks it",
     );
 }

@@ -105,9 +105,28 @@ fn wide_boards_are_played_through_the_wide_solver() {
             .all(|m| m["fate"] == "wins" || m["fate"] == "loses"),
         "{v}"
     );
+    // No class or pagoda proof: the wide solver decides, with the line.
     let (_, v) = server.post("/api/check", r#"{"board": "rect:9x9", "empty": "e5"}"#);
-    assert_eq!(v["status"], "unproved");
-    assert!(v["reason"].as_str().unwrap().contains("64 holes"));
+    assert_eq!(v["status"], "solvable", "{v}");
+    assert_eq!(v["jumps"].as_array().unwrap().len(), 79);
+    // Two pegs in a corner never reach i7 (the same class): a pagoda function, by hole.
+    let all: Vec<String> = (1..=9)
+        .flat_map(|r| "abcdefghi".chars().map(move |c| format!("{c}{r}")))
+        .filter(|h| h != "a1" && h != "b1")
+        .collect();
+    let body = format!(
+        r#"{{"board": "rect:9x9", "empty": "{}", "finish": "i7"}}"#,
+        all.join(" ")
+    );
+    let (_, v) = server.post("/api/check", &body);
+    assert_eq!(v["status"], "refuted", "{v}");
+    assert_eq!(v["certificate"]["kind"], "pagoda");
+    let w = &v["certificate"]["weights"];
+    assert_eq!(w.as_object().unwrap().len(), 81);
+    assert!(
+        v["certificate"]["start_total"].as_i64() < v["certificate"]["finish_total"].as_i64(),
+        "{v}"
+    );
     // A finish in another class: the class proof, as the page draws it.
     let (_, v) = server.post(
         "/api/check",

@@ -75,8 +75,9 @@ pub use search::{solve, solve_with, solve_with_progress};
 pub use shape::{Shape, MAX_WIDE_HOLES};
 pub use symmetry::{Canonicalizer, Symmetries};
 pub use wide::{
-    catalog_wide, count_wide, ends_wide, few_moves_wide, fewest_moves_wide, replay_wide,
-    solve_wide, solve_wide_with, wide_move_count, WideBoard, WideCatalog, WideCount, WideEntry,
-    WideFinish, WideJump, WideLimits, WideMoves, WideMovesOutcome, WideMovesProgress,
-    WideMovesReport, WideOutcome, WidePegs, WideReport, WideSet, WideVacancy,
+    catalog_wide, count_wide, ends_wide, few_moves_wide, fewest_moves_wide, refute_wide,
+    replay_wide, solve_wide, solve_wide_with, wide_move_count, WideBoard, WideCatalog,
+    WideCertificate, WideCount, WideEntry, WideFinish, WideJump, WideLimits, WideMoves,
+    WideMovesOutcome, WideMovesProgress, WideMovesReport, WideOutcome, WidePegs, WideReport,
+    WideSet, WideVacancy,
 };

@@ -10,6 +10,7 @@ use crate::bitset::{Bits, Hole};
 use crate::board::Board;
 use crate::jumps::Jump;
 use crate::lattice::Lattice;
+use crate::wide::{WideBoard, WideFinish, WideJump, WidePegs};
 
 /// The largest weight a [`Pagoda`] may hold. Totals of up to 2^14 holes, and their
 /// differences, then fit an `i64` exactly, so no total or comparison can wrap.
@@ -162,53 +163,21 @@ impl Pagoda {
     /// by small denominators and rounding, and kept only if it checks in integers.
     #[must_use]
     pub fn refuting(board: &Board, start: Bits, finishes: &[Bits]) -> Option<Pagoda> {
-        use microlp::{ComparisonOp, OptimizationDirection, Problem};
-        if finishes.is_empty() {
-            return None;
-        }
-        let n = board.hole_count();
-        let mut lp = Problem::new(OptimizationDirection::Maximize);
-        let vars: Vec<_> = (0..n).map(|_| lp.add_var(0.0, (-1.0, 1.0))).collect();
-        let z = lp.add_var(1.0, (-2.0 * n as f64, 2.0 * n as f64));
-        pagoda_conditions(&mut lp, board, &vars);
-        for f in finishes {
-            // total(f) - total(start) - z >= 0, with the holes in both cancelling.
-            let mut terms: Vec<(microlp::Variable, f64)> = Vec::new();
-            for h in (0..n).filter_map(Hole::new) {
-                let c = f64::from(u8::from(f.contains(h))) - f64::from(u8::from(start.contains(h)));
-                if c != 0.0 {
-                    terms.push((vars[h.index()], c));
-                }
-            }
-            terms.push((z, -1.0));
-            lp.add_constraint(terms, ComparisonOp::Ge, 0.0);
-        }
-        let outcome = std::panic::catch_unwind(|| lp.solve()).ok()?.ok()?;
-        let microlp::SolveOutcome::Solution(solution) = outcome else {
-            return None;
-        };
-        if solution.var_value(z) <= 1e-7 {
-            return None;
-        }
-        let values: Vec<f64> = vars.iter().map(|&v| solution.var_value(v)).collect();
+        let jumps: Vec<[usize; 3]> = board
+            .jumps()
+            .iter()
+            .map(|j| [j.from().index(), j.over().index(), j.to().index()])
+            .collect();
+        let holes = |p: Bits| p.iter().map(Hole::index).collect::<Vec<_>>();
+        let lists: Vec<Vec<usize>> = finishes.iter().map(|&f| holes(f)).collect();
         let refutes = |p: &Pagoda| p.floor(finishes).is_some_and(|f| p.total(start) < f);
-        // A vertex of the program is rational; scaled by the right denominator it rounds to
-        // itself. Try the usual ones, smallest first.
-        for den in [
-            1i64, 2, 3, 4, 5, 6, 8, 10, 12, 16, 20, 24, 30, 36, 48, 60, 120, 240, 360, 720, 2520,
-            5040,
-        ] {
-            let weights: Vec<i64> = values
-                .iter()
-                .map(|&x| (x * den as f64).round() as i64)
-                .collect();
-            if let Some(p) = Pagoda::new(board, weights) {
-                if refutes(&p) {
-                    return Some(p);
-                }
-            }
-        }
-        None
+        refuting_weights(
+            board.hole_count(),
+            &jumps,
+            &holes(start),
+            &LpFinishes::Each(&lists),
+            |w| Pagoda::new(board, w).filter(refutes),
+        )
     }
 
     /// Fits a pagoda function to a problem by linear programming: minimise the start's total
@@ -262,6 +231,91 @@ impl Pagoda {
             .map(|&(num, d)| num.checked_mul(denominator / d))
             .collect::<Option<Vec<i64>>>()?;
         Pagoda::new(board, weights)
+    }
+}
+
+/// Pagoda functions on boards of up to 256 holes: the same weights, checked against a
+/// [`WideBoard`]'s jumps and summed over [`WidePegs`].
+impl Pagoda {
+    /// Weights by hole index on a wide board, checked as [`Pagoda::new`] checks them.
+    #[must_use]
+    pub fn of_wide(board: &WideBoard, weights: Vec<i64>) -> Option<Pagoda> {
+        let p = Pagoda { weights };
+        (p.weights.len() == board.hole_count()
+            && p.weights
+                .iter()
+                .all(|&w| (-MAX_WEIGHT..=MAX_WEIGHT).contains(&w))
+            && p.broken_wide_jump(board).is_none())
+        .then_some(p)
+    }
+
+    /// The first jump of a wide board whose weights break `w(from) + w(over) >= w(to)`.
+    #[must_use]
+    pub fn broken_wide_jump(&self, board: &WideBoard) -> Option<WideJump> {
+        let w = |h: usize| i128::from(self.weights.get(h).copied().unwrap_or(0));
+        board
+            .jumps()
+            .iter()
+            .copied()
+            .find(|j| w(j.from()) + w(j.over()) < w(j.to()))
+    }
+
+    /// The total weight of the pegs of a wide position. Never rises along a game.
+    #[must_use]
+    pub fn total_wide(&self, pegs: WidePegs) -> i64 {
+        pegs.iter()
+            .map(|h| self.weights.get(h).copied().unwrap_or(0))
+            .sum()
+    }
+
+    /// The least total of a finish: of its holes, or of the `k` lightest holes for any `k`
+    /// pegs. `None` when no position of the board is a finish.
+    #[must_use]
+    pub fn floor_wide(&self, board: &WideBoard, finish: &WideFinish) -> Option<i64> {
+        match finish {
+            WideFinish::Exactly(f) => Some(self.total_wide(*f)),
+            &WideFinish::Pegs(k) => {
+                let mut w: Vec<i64> =
+                    self.weights[..board.hole_count().min(self.weights.len())].to_vec();
+                w.sort_unstable();
+                (k >= 1 && k <= w.len()).then(|| w[..k].iter().sum())
+            }
+        }
+    }
+
+    /// [`Pagoda::refuting`] on a wide board: a function of either sign whose start total is
+    /// below every finish's, if one exists (complete for single functions). Any `k` pegs
+    /// take one constraint in the program, however many positions that is.
+    #[must_use]
+    pub fn refuting_wide(
+        board: &WideBoard,
+        start: WidePegs,
+        finish: &WideFinish,
+    ) -> Option<Pagoda> {
+        let jumps: Vec<[usize; 3]> = board
+            .jumps()
+            .iter()
+            .map(|j| [j.from(), j.over(), j.to()])
+            .collect();
+        let exact;
+        let finishes = match finish {
+            WideFinish::Exactly(f) => {
+                exact = [f.iter().collect::<Vec<_>>()];
+                LpFinishes::Each(&exact)
+            }
+            &WideFinish::Pegs(k) => LpFinishes::Pegs(k),
+        };
+        let refutes = |p: &Pagoda| {
+            p.floor_wide(board, finish)
+                .is_some_and(|f| p.total_wide(start) < f)
+        };
+        refuting_weights(
+            board.hole_count(),
+            &jumps,
+            &start.iter().collect::<Vec<_>>(),
+            &finishes,
+            |w| Pagoda::of_wide(board, w).filter(refutes),
+        )
     }
 }
 
@@ -405,6 +459,127 @@ fn one_dimensional(n: usize, peak: impl Fn(usize) -> bool) -> Vec<Vec<i64>> {
 fn valid_1d(s: &[i64]) -> bool {
     s.windows(3)
         .all(|w| w[0] + w[1] >= w[2] && w[2] + w[1] >= w[0])
+}
+
+/// The finishes of a refuting program.
+pub(crate) enum LpFinishes<'a> {
+    /// Each of these positions, as hole indices.
+    Each(&'a [Vec<usize>]),
+    /// Every position of this many pegs.
+    Pegs(usize),
+}
+
+/// The refuting program of [`Pagoda::refuting`] on `n` holes and these jumps (hole indices
+/// `[from, over, to]`); its optimum made exact and handed to `accept`, which rechecks it in
+/// integers. Any `k` pegs are one constraint: the least total of `k` holes is
+/// `max k y - sum s_h` over `s_h >= y - w_h`, `s_h >= 0` (the `k` smallest weights), so
+/// `k y - sum s_h >= total(start) + z` holds for some `y, s` exactly when every `k`-peg
+/// position totals at least `total(start) + z`.
+pub(crate) fn refuting_weights(
+    n: usize,
+    jumps: &[[usize; 3]],
+    start: &[usize],
+    finishes: &LpFinishes,
+    accept: impl Fn(Vec<i64>) -> Option<Pagoda>,
+) -> Option<Pagoda> {
+    use microlp::{ComparisonOp, OptimizationDirection, Problem};
+    let mut lp = Problem::new(OptimizationDirection::Maximize);
+    let vars: Vec<_> = (0..n).map(|_| lp.add_var(0.0, (-1.0, 1.0))).collect();
+    let z = lp.add_var(1.0, (-2.0 * n as f64, 2.0 * n as f64));
+    for &[a, b, c] in jumps {
+        lp.add_constraint(
+            [(vars[a], 1.0), (vars[b], 1.0), (vars[c], -1.0)],
+            ComparisonOp::Ge,
+            0.0,
+        );
+    }
+    let mut in_start = vec![0.0; n];
+    for &h in start {
+        in_start[h] = 1.0;
+    }
+    match finishes {
+        LpFinishes::Each(list) => {
+            if list.is_empty() {
+                return None;
+            }
+            for f in list.iter() {
+                // total(f) - total(start) - z >= 0, with the holes in both cancelling.
+                let mut c: Vec<f64> = in_start.iter().map(|&x| -x).collect();
+                for &h in f {
+                    c[h] += 1.0;
+                }
+                let mut terms: Vec<(microlp::Variable, f64)> = (0..n)
+                    .filter(|&h| c[h] != 0.0)
+                    .map(|h| (vars[h], c[h]))
+                    .collect();
+                terms.push((z, -1.0));
+                lp.add_constraint(terms, ComparisonOp::Ge, 0.0);
+            }
+        }
+        &LpFinishes::Pegs(k) => {
+            if k == 0 || k > n {
+                return None;
+            }
+            let y = lp.add_var(0.0, (-1.0, 1.0));
+            let slack: Vec<_> = (0..n).map(|_| lp.add_var(0.0, (0.0, 2.0))).collect();
+            for h in 0..n {
+                // s_h - y + w_h >= 0
+                lp.add_constraint(
+                    [(slack[h], 1.0), (y, -1.0), (vars[h], 1.0)],
+                    ComparisonOp::Ge,
+                    0.0,
+                );
+            }
+            // k y - sum s_h - total(start) - z >= 0
+            let mut terms: Vec<(microlp::Variable, f64)> = vec![(y, k as f64), (z, -1.0)];
+            terms.extend(slack.iter().map(|&s| (s, -1.0)));
+            terms.extend(start.iter().map(|&h| (vars[h], -1.0)));
+            lp.add_constraint(terms, ComparisonOp::Ge, 0.0);
+        }
+    }
+    let outcome = std::panic::catch_unwind(|| lp.solve()).ok()?.ok()?;
+    let microlp::SolveOutcome::Solution(solution) = outcome else {
+        return None;
+    };
+    if solution.var_value(z) <= 1e-7 {
+        return None;
+    }
+    let values: Vec<f64> = vars.iter().map(|&v| solution.var_value(v)).collect();
+    // A vertex of the program is rational; scaled by the right denominator it rounds to
+    // itself. Try the usual ones, smallest first (they give the plainest weights), then
+    // each weight's own fraction by continued fractions over their least common multiple
+    // (vertices with denominators such as 902 occur on irregular boards).
+    [
+        1i64, 2, 3, 4, 5, 6, 8, 10, 12, 16, 20, 24, 30, 36, 48, 60, 120, 240, 360, 720, 2520, 5040,
+    ]
+    .into_iter()
+    .find_map(|den| {
+        accept(
+            values
+                .iter()
+                .map(|&x| (x * den as f64).round() as i64)
+                .collect(),
+        )
+    })
+    .or_else(|| {
+        let fractions: Vec<(i64, i64)> = values
+            .iter()
+            .map(|&x| {
+                let (num, den) = rational(x.abs(), 1 << 20);
+                (if x < 0.0 { -num } else { num }, den)
+            })
+            .collect();
+        let mut den = 1i64;
+        for &(_, d) in &fractions {
+            den = lcm(den, d)?;
+        }
+        accept(
+            fractions
+                .iter()
+                .map(|&(num, d)| num.checked_mul(den / d))
+                .collect::<Option<Vec<i64>>>()?,
+        )
+    })
 }
 
 /// Adds the pagoda condition `w(from) + w(over) >= w(to)` of every jump of `board` to a

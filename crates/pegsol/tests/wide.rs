@@ -5,8 +5,8 @@
 use std::collections::{BTreeSet, HashSet};
 
 use pegsol::{
-    replay_wide, solve_wide, Lattice, Shape, WideBoard, WideFinish, WideLimits, WideOutcome,
-    WidePegs,
+    refute_wide, replay_wide, solve_wide, Lattice, Shape, WideBoard, WideCertificate, WideFinish,
+    WideLimits, WideOutcome, WidePegs,
 };
 use proptest::prelude::*;
 
@@ -81,6 +81,36 @@ fn grow(lattice: Lattice, n: usize, picks: &[u64]) -> (String, Vec<Cell>) {
     (text, cells)
 }
 
+/// The invariant behind a proof, checked by coordinates alone: every set meets every jump in
+/// 0 or 2 holes, or the weights satisfy `w(from) + w(over) >= w(to)` for every jump.
+fn sound_by_coordinates(
+    board: &WideBoard,
+    cells: &HashSet<Cell>,
+    lat: Lattice,
+    proof: &WideCertificate,
+) -> bool {
+    let index = |c: &Cell| board.hole_at(c.0, c.1).unwrap();
+    let jumps = cells.iter().flat_map(|&(r, c)| {
+        lat.directions().iter().filter_map(move |&(dr, dc)| {
+            let over = (r + i64::from(dr), c + i64::from(dc));
+            let to = (r + 2 * i64::from(dr), c + 2 * i64::from(dc));
+            (cells.contains(&over) && cells.contains(&to)).then_some([(r, c), over, to])
+        })
+    });
+    let jumps: Vec<[usize; 3]> = jumps.map(|j| j.map(|c| index(&c))).collect();
+    match proof {
+        WideCertificate::Class { sets, .. } => sets.iter().all(|s| {
+            jumps
+                .iter()
+                .all(|j| j.iter().filter(|&&h| s.contains(h)).count() % 2 == 0)
+        }),
+        WideCertificate::Pagoda { pagoda, .. } => {
+            let w = pagoda.weights();
+            jumps.iter().all(|&[a, b, t]| w[a] + w[b] >= w[t])
+        }
+    }
+}
+
 fn lattice() -> impl Strategy<Value = Lattice> {
     prop_oneof![
         Just(Lattice::Orthogonal),
@@ -124,6 +154,11 @@ proptest! {
             WideFinish::Exactly(_) => p.len() == 1 && p.contains(&target_cell),
         };
         let expected = brute_force(&taken, lat.directions(), &start_cells, &wanted, count, &mut HashSet::new());
+        if let Some(proof) = refute_wide(&board, start, &finish) {
+            prop_assert!(!expected, "refuted by {} what brute force solves", proof.kind());
+            prop_assert!(proof.verify(&board, start, &finish));
+            prop_assert!(sound_by_coordinates(&board, &taken, lat, &proof));
+        }
         let report = solve_wide(&board, start, &finish, &WideLimits::default()).unwrap();
         match report.outcome {
             WideOutcome::Solved { jumps, finish: end } => {
@@ -139,6 +174,71 @@ proptest! {
             WideOutcome::Undecided(_) => prop_assert!(false, "undecided on {} pegs", pegs),
         }
     }
+}
+
+/// Class and pagoda refutations on random boards of 65 to 100 holes, against brute force:
+/// a few pegs close together, to end as one peg on a hole anywhere (mostly far away, where
+/// a pagoda function refutes what the class allows). Every refutation must be of a problem
+/// brute force cannot solve, its invariant must hold by coordinates, and both kinds occur.
+#[test]
+fn refutations_agree_with_brute_force() {
+    let mut kinds = std::collections::BTreeMap::new();
+    let mut state = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    for case in 0..90 {
+        let lat = [Lattice::Orthogonal, Lattice::Diagonal, Lattice::Triangular][case % 3];
+        let n = 65 + (next() % 36) as usize;
+        let picks: Vec<u64> = (0..8).map(|_| next()).collect();
+        let (text, cells) = grow(lat, n, &picks);
+        let board = WideBoard::from_shape(&Shape::parse("random", &text).unwrap()).unwrap();
+        let centre = cells[(next() % n as u64) as usize];
+        let mut near = cells.clone();
+        near.sort_by_key(|&(r, c)| (r - centre.0).abs() + (c - centre.1).abs());
+        let pegs = 2 + (next() % 5) as usize;
+        let start_cells: BTreeSet<Cell> = near.iter().take(pegs).copied().collect();
+        let hole = |&(r, c): &Cell| board.hole_at(r, c).unwrap();
+        let start = start_cells
+            .iter()
+            .fold(WidePegs::EMPTY, |s, c| s.with(hole(c)));
+        let target = cells[(next() % n as u64) as usize];
+        let finish = WideFinish::Exactly(WidePegs::bit(hole(&target)));
+        let taken: HashSet<Cell> = cells.iter().copied().collect();
+        let wanted = |p: &BTreeSet<Cell>| p.len() == 1 && p.contains(&target);
+        let solvable = brute_force(
+            &taken,
+            lat.directions(),
+            &start_cells,
+            &wanted,
+            1,
+            &mut HashSet::new(),
+        );
+        let kind = match refute_wide(&board, start, &finish) {
+            Some(proof) => {
+                assert!(
+                    !solvable,
+                    "case {case}: {} refutes a solvable problem",
+                    proof.kind()
+                );
+                assert!(proof.verify(&board, start, &finish), "case {case}");
+                assert!(
+                    sound_by_coordinates(&board, &taken, lat, &proof),
+                    "case {case}"
+                );
+                proof.kind()
+            }
+            None if solvable => "solvable",
+            None => "unproved",
+        };
+        *kinds.entry(kind).or_insert(0) += 1;
+    }
+    println!("{kinds:?}");
+    assert!(kinds.get("class").copied().unwrap_or(0) >= 10, "{kinds:?}");
+    assert!(kinds.get("pagoda").copied().unwrap_or(0) >= 10, "{kinds:?}");
 }
 
 #[test]
@@ -357,6 +457,28 @@ fn check_count_and_moves(
         solutions: c.count.solutions,
     };
     prop_assert_eq!(&got, &expected);
+    // Spilled to disk under a budget small enough that levels go to sorted runs (measured:
+    // about four runs a case): the same.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("pegsol-wide-count-{}-{call}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let options = pegsol::count::CountOptions {
+        max_memory: 16 << 10,
+        spill: Some(dir.clone()),
+        ..Default::default()
+    };
+    let spilled = pegsol::count_wide(board, start, finish, &options, &|_| {})
+        .unwrap()
+        .unwrap();
+    prop_assert_eq!(&spilled.count.levels, &c.count.levels);
+    prop_assert_eq!(spilled.count.games, c.count.games);
+    prop_assert_eq!(&spilled.finishes, &c.finishes);
+    prop_assert_eq!(
+        std::fs::read_dir(&dir).unwrap().count(),
+        0,
+        "scratch left behind"
+    );
     let reached: u128 = c.finishes.iter().map(|f| f.1).sum();
     prop_assert_eq!(reached, expected.solutions);
     for (p, _) in &c.finishes {

@@ -240,27 +240,9 @@ pub(super) fn answer(
             ))
         }
         Kind::Check => {
-            // The class proof when there is one (the page draws its sets); the other proofs
-            // and certificate files take 64 holes.
-            let proof = crate::wide::class_proof(b, p.start, &p.finish);
-            let (status, reason) = match proof {
-                Some(_) => ("refuted", "position class"),
-                None => (
-                    "unproved",
-                    "no class proof; pagoda and search certificates take boards of up to 64 holes; solve tells whether this one can be won",
-                ),
-            };
-            Ok((
-                json!({
-                    "board": b.name(),
-                    "empty": empty,
-                    "finish": finish,
-                    "status": status,
-                    "certificate": proof,
-                    "reason": reason,
-                }),
-                false,
-            ))
+            // The class or pagoda proof (the page draws either), else the wide solver.
+            let d = crate::wide::check::decide(b, p.start, &p.finish, &limits, cancel)?;
+            Ok((to_value(&d.answer)?, d.ran_out))
         }
         Kind::Analyse => {
             let start = p.start;

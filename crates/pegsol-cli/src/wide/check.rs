@@ -1,40 +1,29 @@
-//! `check` on boards of 65 to 256 holes: the position-class refutation, with the sets that
-//! prove it drawn; otherwise the wide solver decides. Certificate files (and so `verify`)
-//! and pagoda proofs take boards of up to 64 holes.
+//! `check` on boards of 65 to 256 holes: the position-class or pagoda-function proof, drawn
+//! and rechecked, and written as a certificate file with `--certificate` (`pegsol verify`
+//! checks it); `--pagoda FILE` checks the user's weights. When neither argument refutes the
+//! problem, the wide solver decides it (a refutation by exhausted search has no certificate
+//! on these boards: search certificates are made by the 64-hole engines).
+
+use std::sync::atomic::AtomicBool;
 
 use anyhow::{bail, Result};
-use pegsol::{WideBoard, WideFinish, WideLimits, WideOutcome, WidePegs};
+use pegsol::{
+    refute_wide, Pagoda, WideBoard, WideCertificate, WideFinish, WideLimits, WideOutcome, WidePegs,
+};
 use serde::Serialize;
+use serde_json::Value;
 
 use super::{finish_of, finish_view, start_of, start_text};
 use crate::answer::{FinishView, Line};
+use crate::check::{
+    fraction, fraction_text, own_report, read_weight_grid, CertificateView, ProofView,
+    SeparatedView, SetView,
+};
 use crate::cli::{BudgetArgs, Setup};
 use crate::common::{print_json, IMPOSSIBLE, UNDECIDED};
 
-/// A set of holes whose parity of pegs no jump changes, with the start's pegs on it.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub(crate) struct SetView {
-    pub holes: Vec<String>,
-    pub start_count: u32,
-}
-
-/// A finish, the set whose parity it gets wrong, and its pegs on that set.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub(crate) struct FinishProof {
-    pub finish: Vec<String>,
-    pub set: usize,
-    pub count: u32,
-}
-
-/// The class proof: as the 64-hole certificate of kind `class`, not written to a file.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub(crate) struct ClassProof {
-    pub kind: &'static str,
-    pub sets: Vec<SetView>,
-    pub finishes: Vec<FinishProof>,
-}
-
-/// The answer of `check --json` on a wide board.
+/// The answer of `check --json` on a wide board: the 64-hole answer's fields, and the line
+/// when the solver finds one.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub(crate) struct WideCheckAnswer {
     pub board: String,
@@ -43,52 +32,143 @@ pub(crate) struct WideCheckAnswer {
     /// `refuted`, `solvable` or `open`.
     pub status: &'static str,
     pub reason: Option<String>,
-    pub certificate: Option<ClassProof>,
+    pub certificate: Option<CertificateView>,
     #[serde(flatten)]
     pub line: Line,
 }
 
-/// The class refutation of `finish` from `start`, when every finish position has a set whose
-/// parity differs from the start's; `None` when some finish shares the start's class, or the
-/// finish is any `k > 1` pegs (too many positions to list).
-pub(crate) fn class_proof(
+/// [`refute_wide`], rechecked: a proof that fails its own recheck is an error, not an answer.
+pub(crate) fn proof(
     board: &WideBoard,
     start: WidePegs,
     finish: &WideFinish,
-) -> Option<ClassProof> {
-    let finishes: Vec<WidePegs> = match finish {
-        WideFinish::Exactly(f) => vec![*f],
-        WideFinish::Pegs(1) => (0..board.hole_count()).map(WidePegs::bit).collect(),
-        WideFinish::Pegs(_) => return None,
-    };
-    let sets = board.class_sets();
-    let parity = |s: WidePegs, p: WidePegs| s.and(p).count();
-    let mut used: Vec<usize> = Vec::new();
-    let mut proofs = Vec::new();
-    for f in finishes {
-        let k = sets
-            .iter()
-            .position(|&s| parity(s, start) % 2 != parity(s, f) % 2)?;
-        let index = used.iter().position(|&u| u == k).unwrap_or_else(|| {
-            used.push(k);
-            used.len() - 1
-        });
-        proofs.push(FinishProof {
-            finish: board.labels(f),
-            set: index,
-            count: parity(sets[k], f),
-        });
+) -> Result<Option<WideCertificate>> {
+    let proof = refute_wide(board, start, finish);
+    if proof
+        .as_ref()
+        .is_some_and(|c| !c.verify(board, start, finish))
+    {
+        bail!("internal error: a certificate failed its recheck; please report it");
     }
-    Some(ClassProof {
-        kind: "class",
-        sets: used
-            .iter()
-            .map(|&k| SetView {
-                holes: board.labels(sets[k]),
-                start_count: parity(sets[k], start),
-            })
+    Ok(proof)
+}
+
+/// A wide proof in the 64-hole answer's shape (the web page draws either).
+pub(crate) fn proof_view(board: &WideBoard, c: &WideCertificate) -> ProofView {
+    match c {
+        WideCertificate::Class {
+            sets,
+            start_counts,
+            finishes,
+        } => ProofView::Class {
+            sets: sets
+                .iter()
+                .zip(start_counts)
+                .map(|(&s, &c)| SetView {
+                    holes: board.labels(s),
+                    start_count: c,
+                })
+                .collect(),
+            finishes: finishes
+                .iter()
+                .map(|&(f, k, c)| SeparatedView {
+                    finish: board.labels(f),
+                    set: k,
+                    count: c,
+                })
+                .collect(),
+        },
+        WideCertificate::Pagoda {
+            pagoda,
+            start_total,
+            finish_total,
+        } => ProofView::Pagoda {
+            weights: weights_json(board, pagoda, 1),
+            start_total: *start_total,
+            finish_total: *finish_total,
+        },
+    }
+}
+
+/// The weights by hole label, over `den`.
+fn weights_json(board: &WideBoard, p: &Pagoda, den: i64) -> Value {
+    Value::Object(
+        (0..board.hole_count())
+            .map(|h| (board.label(h), fraction(p.weights()[h], den)))
             .collect(),
-        finishes: proofs,
+    )
+}
+
+/// What [`decide`] found.
+pub(crate) struct Decided {
+    pub answer: WideCheckAnswer,
+    /// The exit code of `check`.
+    pub code: u8,
+    pub proof: Option<WideCertificate>,
+    /// Whether the solver ran out of time (more time might decide it).
+    pub ran_out: bool,
+}
+
+/// The class or pagoda proof, or else the wide solver's answer within `limits`.
+pub(crate) fn decide(
+    board: &WideBoard,
+    start: WidePegs,
+    finish: &WideFinish,
+    limits: &WideLimits,
+    stop: &AtomicBool,
+) -> Result<Decided> {
+    let proof = proof(board, start, finish)?;
+    let mut ran_out = false;
+    let (status, code, reason, line) = match &proof {
+        Some(c) => (
+            "refuted",
+            IMPOSSIBLE,
+            Some(crate::check::kind_reason(c.kind())),
+            None,
+        ),
+        None => match pegsol::solve_wide_with(board, start, finish, limits, stop)?.outcome {
+            WideOutcome::Solved { jumps, finish: end } => {
+                if pegsol::replay_wide(board, start, &jumps)? != end {
+                    return Err(pegsol::Error::Internal("a wide solution replays elsewhere").into());
+                }
+                ("solvable", 0, None, Some(Line::of_wide(board, &jumps)))
+            }
+            WideOutcome::Impossible(r) => (
+                "refuted",
+                IMPOSSIBLE,
+                Some(format!(
+                    "{r} (no certificate: search certificates take boards of up to 64 holes)"
+                )),
+                None,
+            ),
+            WideOutcome::Undecided(b) => {
+                ran_out = b == pegsol::Budget::Time;
+                (
+                    "open",
+                    UNDECIDED,
+                    Some(format!("no proof within the {b} budget")),
+                    None,
+                )
+            }
+        },
+    };
+    let answer = WideCheckAnswer {
+        board: board.name().to_string(),
+        empty: board.labels(board.holes().minus(start)),
+        finish: finish_view(board, finish),
+        status,
+        reason,
+        certificate: proof.as_ref().map(|c| CertificateView {
+            proof: proof_view(board, c),
+            file: None,
+        }),
+        line: line.unwrap_or_default(),
+    };
+    Ok(Decided {
+        answer,
+        code,
+        proof,
+        ran_out,
     })
 }
 
@@ -102,114 +182,46 @@ pub(crate) fn run(
     budget: &BudgetArgs,
     json: bool,
 ) -> Result<u8> {
-    if pagoda.is_some() || certificate.is_some() {
-        bail!(
-            "board {} has {} holes: --pagoda and --certificate take boards of up to 64 holes; \
-             without them check gives the class proof, or the wide solver's answer",
-            board.name(),
-            board.hole_count()
-        );
-    }
     let start = start_of(board, setup)?;
     let finish = finish_of(board, start, finish)?;
     finish.check(board, start)?;
-    let proof = class_proof(board, start, &finish);
-    let (status, code, reason, line) = match &proof {
-        Some(_) => (
-            "refuted",
-            IMPOSSIBLE,
-            Some("position class".to_string()),
-            None,
-        ),
-        None => {
-            let narrow = budget.limits_or(std::time::Duration::from_secs(10))?;
-            let limits = WideLimits {
-                timeout: narrow.timeout,
-                max_memory: narrow.max_memory,
-            };
-            let report = pegsol::solve_wide(board, start, &finish, &limits)?;
-            match report.outcome {
-                WideOutcome::Solved { jumps, finish: end } => {
-                    if pegsol::replay_wide(board, start, &jumps)? != end {
-                        return Err(
-                            pegsol::Error::Internal("a wide solution replays elsewhere").into()
-                        );
-                    }
-                    ("solvable", 0, None, Some(Line::of_wide(board, &jumps)))
-                }
-                WideOutcome::Impossible(r) => (
-                    "refuted",
-                    IMPOSSIBLE,
-                    Some(format!(
-                        "{r} (no certificate: search certificates take boards of up to 64 holes)"
-                    )),
-                    None,
-                ),
-                WideOutcome::Undecided(b) => (
-                    "open",
-                    UNDECIDED,
-                    Some(format!("no proof within the {b} budget")),
-                    None,
-                ),
-            }
+    if let Some(path) = pagoda {
+        return own_weights(board, start, &finish, path, json);
+    }
+    let narrow = budget.limits_or(std::time::Duration::from_secs(10))?;
+    let limits = WideLimits {
+        timeout: narrow.timeout,
+        max_memory: narrow.max_memory,
+    };
+    let Decided {
+        mut answer,
+        code,
+        proof,
+        ..
+    } = decide(board, start, &finish, &limits, &AtomicBool::new(false))?;
+    let file = match (certificate, &proof) {
+        (Some(path), Some(c)) => {
+            crate::certificate::write_wide(path, board, start, &finish, c)?;
+            Some(path)
         }
+        _ => None,
     };
-    let answer = WideCheckAnswer {
-        board: board.name().to_string(),
-        empty: board.labels(board.holes().minus(start)),
-        finish: finish_view(board, &finish),
-        status,
-        reason,
-        certificate: proof,
-        line: line.unwrap_or_default(),
-    };
+    if let Some(view) = answer.certificate.as_mut() {
+        view.file = file.map(|f| f.display().to_string());
+    }
     if json {
         print_json(&answer);
         return Ok(code);
     }
-    let finish_text = answer.finish.text();
     println!(
-        "board {} ({} holes), {}, finish: {finish_text}",
+        "board {} ({} holes), {}, finish: {}",
         answer.board,
         board.hole_count(),
-        start_text(board, start)
+        start_text(board, start),
+        answer.finish.text()
     );
-    match (&answer.certificate, answer.status) {
-        (Some(c), _) => {
-            println!("refuted by position class.");
-            println!(
-                "Each set of holes marked 1 below meets every jump in 0 or 2 holes, so a jump changes the\nnumber of pegs on it by 0 or 2 and its parity never changes."
-            );
-            for (i, s) in c.sets.iter().enumerate() {
-                let parity = if s.start_count % 2 == 0 {
-                    "even"
-                } else {
-                    "odd"
-                };
-                println!(
-                    "set {i}: the start has {} pegs on it ({parity})",
-                    s.start_count
-                );
-                let holes: std::collections::HashSet<&str> =
-                    s.holes.iter().map(String::as_str).collect();
-                print!(
-                    "{}",
-                    board.draw_marks(|h| if holes.contains(board.label(h).as_str()) {
-                        '1'
-                    } else {
-                        '0'
-                    })
-                );
-            }
-            for f in &c.finishes {
-                println!(
-                    "finish {}: {} pegs on set {}, of the other parity",
-                    f.finish.join(","),
-                    f.count,
-                    f.set
-                );
-            }
-        }
+    match (&proof, answer.status) {
+        (Some(c), _) => explain(board, c),
         (None, "solvable") => println!(
             "solvable: {} jumps, {} moves (replayed and checked): {}",
             answer.line.jumps.len(),
@@ -222,5 +234,99 @@ pub(crate) fn run(
             answer.reason.as_deref().unwrap_or("")
         ),
     }
+    if let Some(f) = file {
+        println!(
+            "certificate written to {} (check it with pegsol verify {})",
+            f.display(),
+            f.display()
+        );
+    } else if certificate.is_some() {
+        println!("no certificate written: there is no class or pagoda proof to write");
+    }
     Ok(code)
+}
+
+/// A proof in words and pictures.
+fn explain(board: &WideBoard, c: &WideCertificate) {
+    match c {
+        WideCertificate::Class {
+            sets,
+            start_counts,
+            finishes,
+        } => {
+            println!("refuted by position class.");
+            println!(
+                "Each set of holes marked 1 below meets every jump in 0 or 2 holes, so a jump changes the\nnumber of pegs on it by 0 or 2 and its parity never changes."
+            );
+            for (i, (s, count)) in sets.iter().zip(start_counts).enumerate() {
+                let parity = if count % 2 == 0 { "even" } else { "odd" };
+                println!("set {i}: the start has {count} pegs on it ({parity})");
+                print!(
+                    "{}",
+                    board.draw_marks(|h| if s.contains(h) { '1' } else { '0' })
+                );
+            }
+            let shown = finishes.len().min(40);
+            for (f, k, count) in &finishes[..shown] {
+                println!(
+                    "finish {}: {count} pegs on set {k}, of the other parity",
+                    board.labels(*f).join(",")
+                );
+            }
+            if finishes.len() > shown {
+                println!("... and {} more finishes", finishes.len() - shown);
+            }
+        }
+        WideCertificate::Pagoda {
+            pagoda,
+            start_total,
+            finish_total,
+        } => {
+            println!("refuted by a pagoda function.");
+            println!("Weights w with w(from) + w(over) >= w(to) for every jump, so the total weight of the pegs never rises:");
+            print!("{}", board.draw_cells(|h| pagoda.weights()[h].to_string()));
+            println!("start total {start_total} < finish total {finish_total}");
+        }
+    }
+}
+
+/// `--pagoda FILE` on a wide board: checks the user's weights and whether they refute the
+/// problem.
+fn own_weights(
+    board: &WideBoard,
+    start: WidePegs,
+    finish: &WideFinish,
+    path: &str,
+    json: bool,
+) -> Result<u8> {
+    let n = board.hole_count();
+    let hole_rows: Vec<usize> = (0..n).map(|h| board.coords(h).0).collect();
+    let rows = hole_rows.iter().max().map_or(0, |r| r + 1);
+    let (weights, den) = read_weight_grid(path, rows, &hole_rows)?;
+    let w = |h: usize| i128::from(weights[h]);
+    if let Some(j) = board
+        .jumps()
+        .iter()
+        .find(|j| w(j.from()) + w(j.over()) < w(j.to()))
+    {
+        let text = |h: usize| fraction_text(weights[h], den);
+        bail!(
+            "not a pagoda function: jump {} breaks it: w({}) + w({}) = {} + {} is less than w({}) = {}",
+            board.jump_text(*j),
+            board.label(j.from()),
+            board.label(j.over()),
+            text(j.from()),
+            text(j.over()),
+            board.label(j.to()),
+            text(j.to())
+        );
+    }
+    let p = Pagoda::of_wide(board, weights)
+        .ok_or_else(|| anyhow::anyhow!("{path}: the weights are too large"))?;
+    let totals = [
+        p.total_wide(start),
+        p.floor_wide(board, finish).unwrap_or(0),
+    ];
+    let grid = weights_json(board, &p, den);
+    Ok(own_report(&grid, board.jumps().len(), totals, den, json))
 }

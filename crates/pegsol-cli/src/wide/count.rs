@@ -9,10 +9,10 @@ use crate::answer::ProblemView;
 use crate::cli::CountArgs;
 use crate::common::spinner;
 
-/// `count` on a wide board: the whole game in memory, on `--threads` threads.
+/// `count` on a wide board: the whole game, in memory or spilled to `--spill DIR`, on
+/// `--threads` threads.
 pub(crate) fn run(board: &WideBoard, a: &CountArgs) -> Result<u8> {
     let refused = [
-        (a.spill.is_some(), "--spill"),
         (a.pagoda, "--pagoda"),
         (a.solutions, "--solutions"),
         (a.workers.is_some(), "--workers"),
@@ -21,16 +21,26 @@ pub(crate) fn run(board: &WideBoard, a: &CountArgs) -> Result<u8> {
     if let Some((_, flag)) = refused.iter().find(|r| r.0) {
         bail!(
             "board {} has {} holes: {flag} takes boards of up to 64 holes; the count of a wide \
-             board keeps its levels in memory (raise --max-memory MB) and runs without it",
+             board runs without it",
             board.name(),
             board.hole_count()
         );
     }
     let start = start_of(board, &a.setup)?;
     let finish = finish_of(board, start, a.finish.as_deref())?;
+    if let Some(dir) = &a.spill {
+        if !dir.is_dir() {
+            bail!(
+                "--spill {}: no such directory; create it or choose another",
+                dir.display()
+            );
+        }
+        crate::count::remove_scratch_on_signal(dir)?;
+    }
     let options = pegsol::count::CountOptions {
         max_memory: (a.max_memory as usize).saturating_mul(1 << 20),
         timeout: crate::cli::timeout_of(a.timeout)?,
+        spill: a.spill.clone(),
         ..pegsol::count::CountOptions::default()
     };
     let threads = a
@@ -77,13 +87,18 @@ pub(crate) fn run(board: &WideBoard, a: &CountArgs) -> Result<u8> {
             e @ (pegsol::count::CountError::Memory { .. } | pegsol::count::CountError::Timeout),
         ) => {
             let levels = finished.into_inner().unwrap_or_default();
-            // No spilling on wide boards: the advice is about the budgets alone.
             let message = match e {
-                pegsol::count::CountError::Memory { level, needed } => format!(
-                    "level {level} needs {} MB, more than the memory budget (raise --max-memory MB; \
-                     a wide board's count keeps its levels in memory)",
+                pegsol::count::CountError::Memory { level, needed } if a.spill.is_some() => {
+                    format!(
+                    "level {level} needs {} MB in memory even with --spill (one chunk's children, \
+                     or the winning positions of a level, which the backward pass keeps in \
+                     memory); raise --max-memory MB",
                     needed >> 20
-                ),
+                )
+                }
+                pegsol::count::CountError::Memory { .. } => {
+                    format!("{e} (raise --max-memory MB, or give --spill DIR)")
+                }
                 _ => format!("{e} (raise --timeout S)"),
             };
             return crate::count::undecided(&e, message, view, &levels, millis, threads, a.json);

@@ -10,11 +10,10 @@ use crate::answer::{FinishView, Line};
 use crate::cli::{BudgetArgs, Command, Setup};
 use crate::common::{any_pegs, load_wide};
 use crate::common::{drawn, print_json, print_moves, spinner, IMPOSSIBLE, UNDECIDED};
+use crate::solve::CertificateFile;
 
-mod check;
+pub(crate) mod check;
 mod count;
-
-pub(crate) use check::class_proof;
 mod moves;
 
 /// Runs `command` when it is `solve`, `show` or `replay` on a board of more than 64 holes
@@ -28,7 +27,7 @@ pub(crate) fn dispatch(command: &Command) -> Result<Option<u8>> {
             json,
             fewest_moves,
             svg,
-            certificate: None,
+            certificate,
         } => match load_wide(&setup.board)? {
             Some(board) if *fewest_moves => moves::fewest(
                 &board,
@@ -44,7 +43,7 @@ pub(crate) fn dispatch(command: &Command) -> Result<Option<u8>> {
                 setup,
                 finish.as_deref(),
                 budget,
-                svg.as_deref(),
+                [svg.as_deref(), certificate.as_deref()],
                 *json,
             )
             .map(Some),
@@ -95,10 +94,10 @@ pub(crate) fn dispatch(command: &Command) -> Result<Option<u8>> {
             Some(board) => show(&board, setup, *json).map(Some),
             None => Ok(None),
         },
-        Command::Solve { setup, .. } | Command::Show { setup, .. } => {
+        Command::Show { setup, .. } => {
             match load_wide(&setup.board)? {
                 Some(board) => bail!(
-                    "board {} has {} holes: --certificate and --pagodas take boards of up to 64 holes; leave them out to use the wide solver",
+                    "board {} has {} holes: --pagodas takes boards of up to 64 holes; leave it out to use the wide solver",
                     board.name(),
                     board.hole_count()
                 ),
@@ -205,6 +204,8 @@ pub(crate) struct WideSolveAnswer {
     pub words: usize,
     pub nodes: u64,
     pub millis: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub certificate: Option<CertificateFile>,
 }
 
 /// Writes a solution as an SVG strip of boards, one per move (after its replay).
@@ -224,7 +225,7 @@ pub(crate) fn solve(
     setup: &Setup,
     finish: Option<&str>,
     budget: &BudgetArgs,
-    svg: Option<&std::path::Path>,
+    [svg, certificate]: [Option<&std::path::Path>; 2],
     json: bool,
 ) -> Result<u8> {
     let start = start_of(board, setup)?;
@@ -274,6 +275,23 @@ pub(crate) fn solve(
             None,
         ),
     };
+    // An impossible answer's certificate, when asked for: the class or pagoda proof (the
+    // exhausted search is a proof, but its certificate takes 64 holes).
+    let certificate_asked = certificate.is_some();
+    let certificate = match (certificate, &report.outcome) {
+        (Some(path), WideOutcome::Impossible(_)) => match check::proof(board, start, &finish)? {
+            Some(c) => {
+                crate::certificate::write_wide(path, board, start, &finish, &c)?;
+                Some(CertificateFile {
+                    kind: c.kind(),
+                    file: path.display().to_string(),
+                    reason: crate::check::kind_reason(c.kind()),
+                })
+            }
+            None => None,
+        },
+        _ => None,
+    };
     let drawing = || match (svg, &report.outcome) {
         (Some(path), WideOutcome::Solved { jumps, .. }) => write_strip(path, board, start, jumps),
         _ => Ok(()),
@@ -292,6 +310,7 @@ pub(crate) fn solve(
         words: report.words,
         nodes: report.nodes,
         millis: report.millis,
+        certificate,
     };
     if json {
         print_json(&answer);
@@ -326,6 +345,19 @@ pub(crate) fn solve(
         ),
     }
     println!("{} positions expanded, {} ms", answer.nodes, answer.millis);
+    match (&answer.certificate, &report.outcome) {
+        (Some(c), _) => println!(
+            "certificate ({}) written to {}; check it with pegsol verify {}",
+            c.kind, c.file, c.file
+        ),
+        (None, WideOutcome::Impossible(_)) if certificate_asked => println!(
+            "no certificate written: the search above is the proof, and search certificates take boards of up to 64 holes"
+        ),
+        (None, _) if certificate_asked => {
+            println!("no certificate written: the problem is not proved impossible")
+        }
+        _ => {}
+    }
     drawn(drawing(), code)
 }
 

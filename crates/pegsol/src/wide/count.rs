@@ -13,15 +13,18 @@
 //! count can spill to disk; this one cannot yet).
 
 use std::collections::HashMap;
+use std::path::PathBuf;
 use std::time::Instant;
 
 use rayon::prelude::*;
 
 use super::solve::{finish_targets, WideFinish};
+use super::spill::{self, Record, Stored};
 use super::tables::{stabilizer, Build, Canon, Tables};
 use super::{WideBoard, WidePegs, WideSet};
 use crate::count::{Count, CountError, CountOptions, Level};
 use crate::error::Result;
+use crate::spill::SpillDir;
 
 /// A count on a wide board: the figures of [`Count`] (whose own `finishes` stays empty), and
 /// every finish position reached with its jump sequences.
@@ -35,8 +38,11 @@ pub struct WideCount {
 }
 
 /// Counts the whole game from `start` on a wide board, with `finish` for the solutions and
-/// the winning positions, within `options.max_memory` and `options.timeout` (`spill`,
-/// `pagoda`, `grid` and `fold` are for 64 holes and ignored here). `progress` is called with
+/// the winning positions, within `options.max_memory` and `options.timeout`. With
+/// `options.spill`, a level's table that would pass the budget goes to sorted runs in a
+/// scratch directory there, merged into the level on disk, and finished levels that do not
+/// fit are kept on disk for the backward pass; the winning positions of one level are still
+/// kept in memory. (`pagoda`, `grid` and `fold` are for 64 holes and ignored here.) `progress` is called with
 /// each level's forward figures as it is finished.
 ///
 /// ```
@@ -78,7 +84,7 @@ const CHUNK: usize = 1 << 14;
 
 /// A thread's share of a chunk: the children with their paths, and the dead ends' positions
 /// and paths.
-type Part<const W: usize> = (Vec<(WideSet<W>, u128)>, u64, u128);
+type Part<const W: usize> = (Vec<Record<W>>, u64, u128);
 
 struct Counter<'o, const W: usize> {
     tables: Tables<W>,
@@ -87,6 +93,9 @@ struct Counter<'o, const W: usize> {
     finish: Result<WideSet<W>, u32>,
     options: &'o CountOptions,
     began: Instant,
+    /// Parents a chunk: [`CHUNK`], or fewer when spilling under a small budget, so that one
+    /// chunk's children (a few hundred a parent at most) stay within it.
+    chunk: usize,
 }
 
 impl<'o, const W: usize> Counter<'o, W> {
@@ -105,6 +114,11 @@ impl<'o, const W: usize> Counter<'o, W> {
             },
             options,
             began: Instant::now(),
+            chunk: match options.spill {
+                Some(_) => (options.max_memory / 4 * 3 / (std::mem::size_of::<Record<W>>() * 256))
+                    .clamp(1, CHUNK),
+                None => CHUNK,
+            },
         }
     }
 
@@ -116,15 +130,25 @@ impl<'o, const W: usize> Counter<'o, W> {
         }
     }
 
+    /// The bytes the count may hold: a quarter of the budget is left to the allocator's own
+    /// overhead.
+    fn budget(&self) -> usize {
+        self.options.max_memory / 4 * 3
+    }
+
     fn run(
         &self,
         start: WidePegs,
         progress: &(dyn Fn(&Level) + Sync),
     ) -> std::result::Result<WideCount, CountError> {
-        let entry = std::mem::size_of::<(WideSet<W>, u128)>();
+        let entry = std::mem::size_of::<Record<W>>();
+        let pegs = start.count();
         let start: WideSet<W> = start.resize();
-        let mut stored: Vec<Vec<(WideSet<W>, u128)>> = vec![vec![(self.canon.canonical(start), 1)]];
+        let mut stored: Vec<Stored<W>> =
+            vec![Stored::Memory(vec![(self.canon.canonical(start), 1)])];
+        // Bytes of the levels kept in memory.
         let mut held = entry;
+        let mut scratch: Option<SpillDir> = None;
         let mut levels: Vec<Level> = Vec::new();
         let mut c = Count {
             symmetries: self.canon.order(),
@@ -136,30 +160,33 @@ impl<'o, const W: usize> Counter<'o, W> {
             let level = stored.last().expect("level 0 is stored");
             let mut figures = Level {
                 jumps,
-                pegs: level[0].0.count(),
+                pegs: pegs - jumps,
                 classes: level.len() as u64,
                 ..Level::default()
             };
-            for &(p, t) in level {
-                figures.positions += self.canon.orbit_size(p);
-                figures.paths = figures.paths.checked_add(t).ok_or(CountError::Overflow)?;
-                if self.is_finish(&p) {
-                    c.solutions = c.solutions.checked_add(t).ok_or(CountError::Overflow)?;
-                    let members = self.canon.members(p);
-                    let each = t / members.len() as u128;
-                    finishes.extend(members.into_iter().map(|m| (m.resize(), each)));
-                }
-            }
             // The children, summed by orbit, chunk by chunk; a parent with none is a dead end.
+            // With a spill directory, a table that would pass the budget goes to a sorted run
+            // on disk, and the runs are merged into the level at its end.
             let mut next: HashMap<WideSet<W>, u128, Build> = HashMap::default();
+            let mut runs: Vec<PathBuf> = Vec::new();
             let mut overflow = false;
-            for chunk in level.chunks(CHUNK) {
+            level.for_each_chunk(self.chunk, |chunk| {
                 if self
                     .options
                     .timeout
                     .is_some_and(|t| self.began.elapsed() > t)
                 {
                     return Err(CountError::Timeout);
+                }
+                for &(p, t) in chunk {
+                    figures.positions += self.canon.orbit_size(p);
+                    figures.paths = figures.paths.checked_add(t).ok_or(CountError::Overflow)?;
+                    if self.is_finish(&p) {
+                        c.solutions = c.solutions.checked_add(t).ok_or(CountError::Overflow)?;
+                        let members = self.canon.members(p);
+                        let each = t / members.len() as u128;
+                        finishes.extend(members.into_iter().map(|m| (m.resize(), each)));
+                    }
                 }
                 let parts: Vec<Part<W>> = chunk
                     .par_iter()
@@ -183,18 +210,33 @@ impl<'o, const W: usize> Counter<'o, W> {
                 // The table after these children (at 7/8 full, in a power of two of buckets),
                 // the old buckets while it grows, the children buffered, and the sorted copy
                 // the level becomes.
-                let table = ((next.len() + incoming) * 8 / 7).next_power_of_two() * (entry + 1);
-                let needed = held
-                    + table
-                    + next.capacity() * (entry + 1)
-                    + incoming * entry
-                    + (next.len() + incoming) * entry;
-                // A quarter of the budget is left to the allocator's own overhead.
-                if needed > self.options.max_memory / 4 * 3 {
-                    return Err(CountError::Memory {
-                        level: jumps + 1,
-                        needed,
-                    });
+                let needed = |len: usize, capacity: usize| {
+                    held + ((len + incoming) * 8 / 7).next_power_of_two() * (entry + 1)
+                        + capacity * (entry + 1)
+                        + incoming * entry
+                        + (len + incoming) * entry
+                };
+                if needed(next.len(), next.capacity()) > self.budget() {
+                    let Some(dir) = &self.options.spill else {
+                        return Err(CountError::Memory {
+                            level: jumps + 1,
+                            needed: needed(next.len(), next.capacity()),
+                        });
+                    };
+                    if next.is_empty() || needed(0, 0) > self.budget() {
+                        return Err(CountError::Memory {
+                            level: jumps + 1,
+                            needed: needed(0, 0),
+                        });
+                    }
+                    let dir = match &mut scratch {
+                        Some(d) => d,
+                        None => scratch
+                            .insert(SpillDir::new(dir).map_err(|e| CountError::Io(e.to_string()))?),
+                    };
+                    let path = dir.file("run");
+                    spill::write(&path, &sorted(std::mem::take(&mut next)))?;
+                    runs.push(path);
                 }
                 for (out, dead, games) in parts {
                     figures.dead_ends += dead;
@@ -208,39 +250,87 @@ impl<'o, const W: usize> Counter<'o, W> {
                         }
                     }
                 }
-            }
+                Ok(())
+            })?;
             if overflow {
                 return Err(CountError::Overflow);
             }
             progress(&figures);
             levels.push(figures);
-            if next.is_empty() {
+            if next.is_empty() && runs.is_empty() {
                 break;
             }
-            let mut sorted: Vec<(WideSet<W>, u128)> = next.into_iter().collect();
-            sorted.sort_unstable_by_key(|e| e.0);
-            held += sorted.len() * entry;
-            stored.push(sorted);
+            let level = if runs.is_empty() {
+                let sorted = sorted(next);
+                let bytes = sorted.len() * entry;
+                // Kept for the backward pass: when spilling, in memory only while the levels
+                // held take at most half the budget, so that the work has the other half.
+                match (&self.options.spill, held + bytes > self.budget() / 2) {
+                    (Some(dir), true) => {
+                        let dir = match &mut scratch {
+                            Some(d) => d,
+                            None => scratch.insert(
+                                SpillDir::new(dir).map_err(|e| CountError::Io(e.to_string()))?,
+                            ),
+                        };
+                        let path = dir.file("level");
+                        spill::write(&path, &sorted)?;
+                        Stored::File {
+                            path,
+                            len: sorted.len(),
+                        }
+                    }
+                    _ => {
+                        held += bytes;
+                        Stored::Memory(sorted)
+                    }
+                }
+            } else {
+                let dir = scratch
+                    .as_mut()
+                    .ok_or(CountError::Internal("runs without a spill directory"))?;
+                let last = dir.file("run");
+                spill::write(&last, &sorted(next))?;
+                runs.push(last);
+                let path = dir.file("level");
+                let len = spill::merge::<W>(&runs, &path)?;
+                Stored::File { path, len }
+            };
+            stored.push(level);
         }
-        // Backward: a representative wins when it is a finish or has a child that wins.
+        // Backward: a representative wins when it is a finish or has a child that wins. The
+        // winners of the level below are kept in memory, sorted, for the lookups.
         let mut wins_below: Vec<WideSet<W>> = Vec::new();
         for (k, level) in stored.iter().enumerate().rev() {
-            let won: Vec<WideSet<W>> = level
-                .par_iter()
-                .filter(|(p, _)| {
-                    self.is_finish(p) || {
-                        let mut any = false;
-                        self.tables.for_each_child(*p, |_, child| {
-                            any = any
-                                || wins_below
-                                    .binary_search(&self.canon.canonical(child))
-                                    .is_ok();
-                        });
-                        any
-                    }
-                })
-                .map(|(p, _)| *p)
-                .collect();
+            let mut won: Vec<WideSet<W>> = Vec::new();
+            level.for_each_chunk(self.chunk, |chunk| {
+                won.par_extend(
+                    chunk
+                        .par_iter()
+                        .filter(|(p, _)| {
+                            self.is_finish(p) || {
+                                let mut any = false;
+                                self.tables.for_each_child(*p, |_, child| {
+                                    any = any
+                                        || wins_below
+                                            .binary_search(&self.canon.canonical(child))
+                                            .is_ok();
+                                });
+                                any
+                            }
+                        })
+                        .map(|(p, _)| *p),
+                );
+                let needed = held
+                    + (won.capacity() + wins_below.capacity()) * std::mem::size_of::<WideSet<W>>();
+                if needed > self.budget() {
+                    return Err(CountError::Memory {
+                        level: k as u32,
+                        needed,
+                    });
+                }
+                Ok(())
+            })?;
             levels[k].winning_classes = won.len() as u64;
             levels[k].winning = won.iter().map(|&p| self.canon.orbit_size(p)).sum();
             wins_below = won;
@@ -249,6 +339,13 @@ impl<'o, const W: usize> Counter<'o, W> {
         c.levels = levels;
         Ok(WideCount { count: c, finishes })
     }
+}
+
+/// A table's records in increasing order of position.
+fn sorted<const W: usize>(table: HashMap<WideSet<W>, u128, Build>) -> Vec<Record<W>> {
+    let mut v: Vec<Record<W>> = table.into_iter().collect();
+    v.sort_unstable_by_key(|e| e.0);
+    v
 }
 
 #[cfg(test)]
@@ -332,5 +429,58 @@ mod tests {
         };
         let r = count_wide(&board, start, &WideFinish::Pegs(1), &quick, &|_| {}).unwrap();
         assert!(matches!(r, Err(CountError::Timeout)), "{r:?}");
+    }
+
+    /// A count past its memory budget: undecided without a spill directory; with one, its
+    /// levels go to sorted runs and files, the figures are those of the count in memory, and
+    /// the scratch files are gone at the end. (A 4x4 block of pegs, one missing, on the
+    /// 9x9 square, to two pegs: 81 holes, two words a position.)
+    #[test]
+    fn a_count_past_its_memory_spills_to_disk_and_agrees() {
+        let board = WideBoard::builtin("rect:9x9").unwrap();
+        let block = board
+            .hole_set("c3,d3,e3,f3,c4,e4,f4,c5,d5,e5,f5,c6,d6,e6,f6")
+            .unwrap();
+        let whole = count_wide(
+            &board,
+            block,
+            &WideFinish::Pegs(2),
+            &CountOptions::default(),
+            &|_| {},
+        )
+        .unwrap()
+        .unwrap();
+        let tight = CountOptions {
+            max_memory: 1 << 20,
+            ..CountOptions::default()
+        };
+        let r = count_wide(&board, block, &WideFinish::Pegs(2), &tight, &|_| {}).unwrap();
+        assert!(matches!(r, Err(CountError::Memory { .. })), "{r:?}");
+        let dir =
+            std::env::temp_dir().join(format!("pegsol-wide-spill-count-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        // 1 MB: the big levels go to sorted runs; 5 MB: runs, and a finished level to a file
+        // of its own; 9 MB: levels to files only (measured: those are the paths each takes).
+        for mb in [1, 5, 9] {
+            let spilled = CountOptions {
+                spill: Some(dir.clone()),
+                max_memory: mb << 20,
+                ..CountOptions::default()
+            };
+            let c = count_wide(&board, block, &WideFinish::Pegs(2), &spilled, &|_| {})
+                .unwrap()
+                .unwrap();
+            assert_eq!(c.count.levels, whole.count.levels, "{mb} MB");
+            assert_eq!(c.count.games, whole.count.games);
+            assert_eq!(c.count.solutions, whole.count.solutions);
+            assert_eq!(c.finishes, whole.finishes);
+            assert_eq!(
+                std::fs::read_dir(&dir).unwrap().count(),
+                0,
+                "scratch left behind"
+            );
+        }
+        assert_eq!(whole.count.solutions, 311_206_372);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -24,11 +24,13 @@
 mod catalog;
 mod count;
 mod fewest;
+mod proof;
 mod set;
 mod solve;
+mod spill;
 mod tables;
 
-use crate::board::{compact_grid, draw_compact, GridLine};
+use crate::board::{compact_grid, draw_compact, looks_spaced, GridLine};
 use crate::error::{Error, Result};
 use crate::lattice::Lattice;
 use crate::notation;
@@ -40,6 +42,7 @@ pub use fewest::{
     few_moves_wide, fewest_moves_wide, wide_move_count, WideMoves, WideMovesOutcome,
     WideMovesProgress, WideMovesReport,
 };
+pub use proof::{refute_wide, WideCertificate};
 pub use set::WideSet;
 pub use solve::{solve_wide, solve_wide_with, WideFinish, WideLimits, WideOutcome, WideReport};
 
@@ -370,11 +373,18 @@ impl WideBoard {
     /// Draws the board with `mark(hole)` in each hole, with column letters and row numbers.
     #[must_use]
     pub fn draw_marks(&self, mark: impl Fn(usize) -> char) -> String {
+        self.draw_cells(|h| mark(h).to_string())
+    }
+
+    /// Draws the board with the text `cell(hole)` in each hole (weights, counts), columns
+    /// as wide as their widest cell.
+    #[must_use]
+    pub fn draw_cells(&self, cell: impl Fn(usize) -> String) -> String {
         draw_compact(
             self.rows,
             &self.compact_rows,
             &self.compact_cols,
-            (0..self.hole_count()).map(|h| (self.compact[h], mark(h).to_string())),
+            (0..self.hole_count()).map(|h| (self.compact[h], cell(h))),
         )
     }
 
@@ -398,6 +408,34 @@ impl WideBoard {
                 (self.compact[h], c.to_string())
             }),
         )
+    }
+
+    /// The board as a picture in its own file format (`o` pegs, `.` holes), with `pegs`; it
+    /// reads back as the same board (see [`crate::Board::to_picture`]).
+    #[must_use]
+    pub fn to_picture(&self, pegs: WidePegs) -> String {
+        let mut out = String::new();
+        if self.lattice != Lattice::Orthogonal {
+            out.push_str(&format!("lattice: {}\n", self.lattice));
+        }
+        if looks_spaced(&self.coords) {
+            out.push_str("columns: exact\n");
+        }
+        let mut holes = self.coords.iter().enumerate().peekable();
+        for r in 0..self.rows {
+            let mut col = 0;
+            while let Some(&(h, &(hr, hc))) = holes.peek() {
+                if hr != r {
+                    break;
+                }
+                out.extend(std::iter::repeat_n(' ', hc - col));
+                out.push(if pegs.contains(h) { 'o' } else { '.' });
+                col = hc + 1;
+                holes.next();
+            }
+            out.push('\n');
+        }
+        out
     }
 
     /// The jump from `from` to `to`, if the board has one (two steps apart on a line).
@@ -497,6 +535,27 @@ mod tests {
             );
             for h in 0..wide.hole_count() {
                 assert_eq!(wide.label(h), narrow.label(crate::Hole::new(h).unwrap()));
+            }
+            let start = wide.start().unwrap();
+            assert_eq!(
+                wide.to_picture(start),
+                narrow.to_picture(narrow.start().unwrap()),
+                "{name}"
+            );
+        }
+    }
+
+    #[test]
+    fn pictures_read_back_as_the_same_board() {
+        for name in ["triangle:11", "hexagon:6", "rect:9x9", "rect:1x70"] {
+            let board = WideBoard::builtin(name).unwrap();
+            let pegs = board.holes().without(3).without(board.hole_count() - 1);
+            let back = WideBoard::parse(name, &board.to_picture(pegs)).unwrap();
+            assert_eq!(back.hole_count(), board.hole_count(), "{name}");
+            assert_eq!(back.start(), Some(pegs), "{name}");
+            assert_eq!(back.lattice(), board.lattice(), "{name}");
+            for h in 0..board.hole_count() {
+                assert_eq!(back.coords(h), board.coords(h), "{name}");
             }
         }
     }
