@@ -26,6 +26,7 @@
 //! The solution is rebuilt from the level tables (walking back to a start through `F`, forward
 //! to a finish through `B`), replayed by the independent checker and its moves recounted.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -486,12 +487,21 @@ impl<'p> Meet<'p> {
             }
             let this = &*self;
             let own = &side.table;
+            // Each thread's children may take a share of what is left; past it the level
+            // cannot fit, so the search stops there, undecided. (One parent can have billions
+            // of children: undoing chains of jumps from a single peg on a 45-hole triangle.)
+            let share = self
+                .max_memory
+                .saturating_sub(side.table.bytes() + other.table.bytes())
+                .saturating_sub((frontier.len() + next.len() + other.frontier.len()) * 8)
+                / (2 * rayon::current_num_threads());
+            let over = AtomicBool::new(false);
             let parts: Vec<(Vec<u64>, Option<Contact>)> = chunk
                 .par_iter()
                 .fold(
                     || (Vec::new(), None, Vec::new()),
                     |(mut out, mut hit, mut stack): (Vec<u64>, Option<Contact>, Vec<_>), &p| {
-                        if hit.is_none() {
+                        if hit.is_none() && !over.load(Ordering::Relaxed) {
                             this.moves(side.way, p, &mut stack, |r| {
                                 let c = this.canon.canonical(Bits(r)).raw();
                                 if other.table.get(c).is_some() {
@@ -503,6 +513,11 @@ impl<'p> Meet<'p> {
                                 }
                                 if own.get(c).is_none() {
                                     out.push(c);
+                                    if out.len().is_multiple_of(4096) && out.capacity() * 8 > share
+                                    {
+                                        over.store(true, Ordering::Relaxed);
+                                        return true;
+                                    }
                                 }
                                 false
                             });
@@ -512,7 +527,10 @@ impl<'p> Meet<'p> {
                 )
                 .map(|(out, hit, _)| (out, hit))
                 .collect();
-            let buffered: usize = parts.iter().map(|p| p.0.len() * 8).sum();
+            if over.load(Ordering::Relaxed) {
+                return Err(Stop::Budget(Budget::Memory));
+            }
+            let buffered: usize = parts.iter().map(|p| p.0.capacity() * 8).sum();
             let mut parts = parts;
             if let Some(c) = parts.iter_mut().find_map(|p| p.1.take()) {
                 side.frontier = frontier;
@@ -683,6 +701,22 @@ mod tests {
             assert_eq!(s.finish.count(), 1);
             assert_eq!(r.symmetries, 6);
         }
+    }
+
+    /// Undoing chains of jumps from one peg on the 45-hole triangle gives billions of
+    /// positions from a single parent: the buffer of children honours the budget and the
+    /// search stops undecided (it once grew past 23 GB under a 16 GB budget).
+    #[test]
+    fn one_parent_with_too_many_children_stops_within_the_budget() {
+        let board = Board::builtin("triangle:9").unwrap();
+        let limits = Limits {
+            max_memory: 64 << 20,
+            ..Limits::default()
+        };
+        let basic = Problem::with_starts(&board, single_vacancies(&board), Finish::AnyOne).unwrap();
+        let r = fewest_moves_meeting(&basic, &limits).unwrap();
+        assert_eq!(r.outcome, MeetOutcome::Undecided(Budget::Memory));
+        assert!(r.lower_bound >= 1, "{}", r.lower_bound);
     }
 
     #[test]
