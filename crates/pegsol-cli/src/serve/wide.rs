@@ -17,6 +17,7 @@ use crate::answer::{FinishView, Line};
 use crate::serve::answers::{to_value, BoardAnswer, HoleView};
 use crate::serve::request::{labels, Kind, RequestBody};
 use crate::serve::{Answer, MAX_MEMORY};
+use crate::wide::checked_line;
 
 /// A request on a wide board, parsed and checked.
 pub(crate) struct WideParsed {
@@ -156,21 +157,13 @@ pub(super) fn answer(
         Kind::Solve | Kind::Hint => {
             let report = pegsol::solve_wide_with(b, p.start, &p.finish, &limits, cancel)?;
             let (status, reason, line, last) = match &report.outcome {
-                WideOutcome::Solved { jumps, finish: end } => {
+                WideOutcome::Solved { finish: end, .. } => (
+                    "solved",
+                    None,
                     // The independent replay before anything is sent.
-                    let replayed = pegsol::replay_wide(b, p.start, jumps)?;
-                    if replayed != *end || !reaches(&p.finish, replayed) {
-                        return Err(
-                            pegsol::Error::Internal("a wide solution replays elsewhere").into()
-                        );
-                    }
-                    (
-                        "solved",
-                        None,
-                        Line::of_wide(b, jumps),
-                        Some(b.labels(*end)),
-                    )
-                }
+                    checked_line(b, p.start, &p.finish, &report.outcome)?.unwrap_or_default(),
+                    Some(b.labels(*end)),
+                ),
                 WideOutcome::Impossible(r) => {
                     ("impossible", Some(r.to_string()), Line::default(), None)
                 }
@@ -214,15 +207,10 @@ pub(super) fn answer(
             for e in &entries {
                 let like: Vec<String> = e.finish_class.iter().map(|&h| b.label(h)).collect();
                 let (status, line) = match &e.outcome {
-                    WideOutcome::Solved { jumps, finish: end } => {
-                        if pegsol::replay_wide(b, p.start, jumps)? != *end {
-                            return Err(pegsol::Error::Internal(
-                                "a wide solution replays elsewhere",
-                            )
-                            .into());
-                        }
+                    WideOutcome::Solved { .. } => {
+                        let line = checked_line(b, p.start, &WideFinish::Pegs(1), &e.outcome)?;
                         ends.extend(like.iter().cloned());
-                        ("solved", Line::of_wide(b, jumps))
+                        ("solved", line.unwrap_or_default())
                     }
                     WideOutcome::Impossible(_) => ("impossible", Line::default()),
                     WideOutcome::Undecided(budget) => {

@@ -127,12 +127,12 @@ pub(crate) fn decide(
             None,
         ),
         None => match pegsol::solve_wide_with(board, start, finish, limits, stop)?.outcome {
-            WideOutcome::Solved { jumps, finish: end } => {
-                if pegsol::replay_wide(board, start, &jumps)? != end {
-                    return Err(pegsol::Error::Internal("a wide solution replays elsewhere").into());
-                }
-                ("solvable", 0, None, Some(Line::of_wide(board, &jumps)))
-            }
+            outcome @ WideOutcome::Solved { .. } => (
+                "solvable",
+                0,
+                None,
+                super::checked_line(board, start, finish, &outcome)?,
+            ),
             WideOutcome::Impossible(r) => (
                 "refuted",
                 IMPOSSIBLE,

@@ -238,25 +238,14 @@ pub(crate) fn solve(
     }
     let report = report?;
     let (status, code, reason, line, last) = match &report.outcome {
-        WideOutcome::Solved { jumps, finish: end } => {
+        WideOutcome::Solved { finish: end, .. } => (
+            "solved",
+            0,
+            None,
             // The independent replay, by coordinates, before anything is shown.
-            let replayed = pegsol::replay_wide(board, start, jumps)
-                .context("internal error: a solution failed its replay")?;
-            let reaches = match &finish {
-                WideFinish::Exactly(f) => replayed == *f,
-                WideFinish::Pegs(n) => replayed.count() as usize == *n,
-            };
-            if replayed != *end || !reaches {
-                return Err(pegsol::Error::Internal("a wide solution replays elsewhere").into());
-            }
-            (
-                "solved",
-                0,
-                None,
-                Line::of_wide(board, jumps),
-                Some(board.labels(*end)),
-            )
-        }
+            checked_line(board, start, &finish, &report.outcome)?.unwrap_or_default(),
+            Some(board.labels(*end)),
+        ),
         WideOutcome::Impossible(r) => {
             let why = match r {
                 Reason::Class => {
@@ -483,12 +472,24 @@ pub(super) fn limits_of(budget: &BudgetArgs) -> Result<WideLimits> {
 }
 
 /// A solved entry's line, after the independent replay.
-fn checked_line(board: &WideBoard, start: WidePegs, outcome: &WideOutcome) -> Result<Option<Line>> {
+/// The line of a solved outcome, after its independent replay by coordinates: it must end
+/// on the position the solver reported, and that position must be a `finish`. `None` for
+/// an outcome that is not solved.
+pub(crate) fn checked_line(
+    board: &WideBoard,
+    start: WidePegs,
+    finish: &WideFinish,
+    outcome: &WideOutcome,
+) -> Result<Option<Line>> {
     match outcome {
-        WideOutcome::Solved { jumps, finish } => {
-            let end = pegsol::replay_wide(board, start, jumps)
+        WideOutcome::Solved { jumps, finish: end } => {
+            let replayed = pegsol::replay_wide(board, start, jumps)
                 .context("internal error: a solution failed its replay")?;
-            if end != *finish {
+            let reaches = match finish {
+                WideFinish::Exactly(f) => replayed == *f,
+                WideFinish::Pegs(n) => replayed.count() as usize == *n,
+            };
+            if replayed != *end || !reaches {
                 return Err(pegsol::Error::Internal("a wide solution replays elsewhere").into());
             }
             Ok(Some(Line::of_wide(board, jumps)))
@@ -559,7 +560,7 @@ pub(crate) fn ends(
     let mut rows = Vec::new();
     let mut ends = Vec::new();
     for e in &entries? {
-        let line = checked_line(board, start, &e.outcome)?;
+        let line = checked_line(board, start, &WideFinish::Pegs(1), &e.outcome)?;
         if line.is_some() {
             ends.extend(e.finish_class.iter().map(|&h| board.label(h)));
         }
@@ -679,7 +680,7 @@ fn catalog(board: &WideBoard, single: bool, limits: &WideLimits, json: bool) -> 
     let mut problems = Vec::new();
     for e in &c.entries {
         let start = board.holes().without(e.empty);
-        let line = checked_line(board, start, &e.outcome)?;
+        let line = checked_line(board, start, &WideFinish::Pegs(1), &e.outcome)?;
         let last = match &e.outcome {
             WideOutcome::Solved { finish, .. } => Some(board.labels(*finish)),
             _ => None,
