@@ -66,6 +66,9 @@ impl<const W: usize> Pos<W> {
 
     /// Reads a hexadecimal number of at most `n` bits.
     fn parse(text: &str, n: usize) -> std::result::Result<Self, String> {
+        if text.is_empty() {
+            return Err("an empty string is not hexadecimal".to_string());
+        }
         let digits = text.trim_start_matches('0');
         if digits.len() > 16 * W {
             return Err(format!("{text} names a hole past the board's {n}"));
@@ -602,4 +605,32 @@ fn check_search<const W: usize>(
         many(functions.len(), "pagoda function", "pagoda functions"),
         many(g.jumps.len(), "jump", "jumps")
     )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_read_and_write_as_one_hexadecimal_number() {
+        let p = Pos::<4>::bit(0) | Pos::bit(70) | Pos::bit(255);
+        let text = format!("{p:x}");
+        assert_eq!(text.len(), 64);
+        assert!(Pos::<4>::parse(&text, 256) == Ok(p));
+        assert!(
+            Pos::<4>::parse(&text, 255).is_err(),
+            "hole 255 on a 255-hole board"
+        );
+        assert!(
+            Pos::<2>::parse(&text, 128).is_err(),
+            "too many digits for two words"
+        );
+        assert!(Pos::<1>::parse("00ff", 8) == Ok(Pos([255])));
+        assert!(Pos::<1>::parse("", 8).is_err());
+        assert!(Pos::<1>::parse("xyz", 8).is_err());
+        assert_eq!(
+            format!("{:x}", Pos::<2>::bit(64)),
+            format!("1{}", "0".repeat(16))
+        );
+    }
 }
