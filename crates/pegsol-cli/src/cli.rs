@@ -111,8 +111,9 @@ pub(crate) enum Command {
     },
     /// Prove a problem impossible with a certificate a person or a short program can check:
     /// position classes, then a signed pagoda function found by linear programming, then a
-    /// search certificate (a set of positions closed under jumps). Exit 1 when refuted, 0
-    /// when solvable, 3 when no proof is found within the budget.
+    /// search certificate (a set of positions closed under jumps; on boards past 64 holes the
+    /// wide solver decides instead, without a certificate). Exit 1 when refuted, 0 when
+    /// solvable, 3 when no proof is found within the budget.
     Check {
         #[command(flatten)]
         setup: Setup,
