@@ -174,6 +174,7 @@ pub(crate) fn shortest(
             .minus(board.hole_set(list).context("--empty")?)],
         None => single_vacancies(&board),
     };
+    let finish_arg = finish;
     let finish = match finish {
         None => Finish::AnyOne,
         Some(f) => finish_of(&board, starts[0], Some(f))?,
@@ -181,6 +182,7 @@ pub(crate) fn shortest(
     let limits = budget.limits()?;
     let problem = Problem::with_starts(board, starts, finish)?;
     let board = problem.board();
+    let began = std::time::Instant::now();
     let bar = spinner("searching from both ends by moves");
     let report = fewest_moves_meeting_with(&problem, &limits, &|p| {
         if let Some(bar) = &bar {
@@ -197,6 +199,26 @@ pub(crate) fn shortest(
     })?;
     if let Some(bar) = &bar {
         bar.finish_and_clear();
+    }
+    // This meeting stops when one side's next level does not fit. The meeting on wide
+    // positions then grows the other side alone, and ends with a beam's line as the upper
+    // bound, so it proves more within the same budget (the 45-hole triangle: 9 <= a <= 17
+    // moves, against a lower bound of 2 here). It gets what is left of the time.
+    if report.outcome == MeetOutcome::Undecided(pegsol::Budget::Memory) {
+        if !json {
+            println!(
+                "the 64-hole meeting stopped at its memory budget (lower bound {} moves); the meeting on wide positions goes on",
+                report.lower_bound
+            );
+        }
+        let wide = pegsol::WideBoard::from_shape(&crate::common::load_shape(name)?)?;
+        let rest = BudgetArgs {
+            max_memory: budget.max_memory,
+            timeout: budget
+                .timeout
+                .map(|t| (t - began.elapsed().as_secs_f64()).max(0.001)),
+        };
+        return crate::wide::shortest_wide(&wide, empty, finish_arg, &rest, json);
     }
     let (status, code, best) = match &report.outcome {
         MeetOutcome::Optimal(s) => ("solved", 0, Some(s)),

@@ -828,12 +828,33 @@ fn shortest_single_problems_budgets_and_errors() {
     let o = pegsol(&["shortest", "triangle5", "--empty", "b3", "--finish", "a1"]);
     assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
     assert!(stdout(&o).contains("impossible"), "{}", stdout(&o));
-    // A tiny budget: exit 3 with a proven lower bound.
-    let o = pegsol(&["shortest", "triangle7", "--max-memory", "1", "--json"]);
+    // A tiny budget: exit 3 with a proven lower bound (the meeting on wide positions goes
+    // on where this one stops, and its beam gives an upper bound with its line).
+    let o = pegsol(&[
+        "shortest",
+        "triangle7",
+        "--max-memory",
+        "1",
+        "--timeout",
+        "5",
+        "--json",
+    ]);
     assert_eq!(o.status.code(), Some(3));
     let v = json(&o);
     assert_eq!(v["status"], "undecided");
     assert!(v["lower_bound"].as_u64().unwrap() >= 2);
+    let text = stdout(&pegsol(&[
+        "shortest",
+        "triangle7",
+        "--max-memory",
+        "1",
+        "--timeout",
+        "5",
+    ]));
+    assert!(
+        text.contains("the meeting on wide positions goes on"),
+        "{text}"
+    );
     fails_with(&["shortest", "triangle5", "--empty", "z9"], "--empty");
     fails_with(&["shortest", "nosuchboard"], "unknown board");
     fails_with(&["shortest", "triangle5", "--finish", "any:0"], "finish");

@@ -16,6 +16,8 @@ pub(crate) mod check;
 mod count;
 mod moves;
 
+pub(crate) use moves::shortest as shortest_wide;
+
 /// Runs `command` when it is `solve`, `show` or `replay` on a board of more than 64 holes
 /// (without the options only the 64-hole engines have); `None` hands it to the usual path.
 pub(crate) fn dispatch(command: &Command) -> Result<Option<u8>> {
