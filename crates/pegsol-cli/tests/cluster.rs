@@ -97,8 +97,9 @@ fn a_process_that_dies_stops_the_others_with_an_error() {
     };
     let first = start("0");
     let mut second = start("1");
-    // Connected and counting (the English count takes several seconds here).
-    std::thread::sleep(Duration::from_secs(3));
+    // Connected and counting (the English count takes about 30 s on two processes). Six
+    // seconds, not three: on a loaded machine the two had not yet connected after three.
+    std::thread::sleep(Duration::from_secs(6));
     second.kill().unwrap();
     let _ = second.wait();
     let killed = Instant::now();
