@@ -97,9 +97,23 @@ fn a_process_that_dies_stops_the_others_with_an_error() {
     };
     let first = start("0");
     let mut second = start("1");
-    // Connected and counting (the English count takes about 30 s on two processes). Six
-    // seconds, not three: on a loaded machine the two had not yet connected after three.
-    std::thread::sleep(Duration::from_secs(6));
+    // Connected and counting (the English count takes about 30 s on two processes): a fixed
+    // wait was not enough on some runs, where process 1 had not yet connected when it was
+    // killed, so the test waits for the connection itself (where /proc shows it).
+    let began = Instant::now();
+    while !established(ports[0]) && began.elapsed() < Duration::from_secs(30) {
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    if !established(ports[0]) {
+        // Not the behaviour under test: say why, with what process 1 said.
+        let _ = second.kill();
+        let out = second.wait_with_output().unwrap();
+        panic!(
+            "process 1 did not connect within 30 s: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    std::thread::sleep(Duration::from_secs(2));
     second.kill().unwrap();
     let _ = second.wait();
     let killed = Instant::now();
@@ -110,6 +124,28 @@ fn a_process_that_dies_stops_the_others_with_an_error() {
     assert!(err.contains("a process of the cluster went away"), "{err}");
     assert!(waited < Duration::from_secs(10), "{waited:?}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Whether a TCP connection to or from `port` on this machine is established (Linux; true
+/// after 6 s where /proc/net/tcp cannot be read).
+fn established(port: u16) -> bool {
+    let tables: Vec<String> = ["/proc/net/tcp", "/proc/net/tcp6"]
+        .iter()
+        .filter_map(|f| std::fs::read_to_string(f).ok())
+        .collect();
+    if tables.is_empty() {
+        std::thread::sleep(Duration::from_secs(6));
+        return true;
+    }
+    let end = format!(":{port:04X}");
+    tables.iter().any(|t| {
+        t.lines().skip(1).any(|l| {
+            let cols: Vec<&str> = l.split_whitespace().collect();
+            cols.len() > 3
+                && cols[3] == "01"
+                && (cols[1].ends_with(&end) || cols[2].ends_with(&end))
+        })
+    })
 }
 
 #[test]
