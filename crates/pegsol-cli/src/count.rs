@@ -314,11 +314,20 @@ pub(crate) fn render_view(
     Ok(0)
 }
 
+/// Set by the signal handler of [`remove_scratch_on_signal`] as it starts.
+static INTERRUPTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Whether a signal handler is removing the scratch files (and will exit with 130).
+pub(crate) fn interrupted() -> bool {
+    INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst)
+}
+
 /// On SIGINT or SIGTERM, removes this process's scratch files under `dir` before exiting
 /// (the count removes them itself when it ends in any other way).
 pub(crate) fn remove_scratch_on_signal(dir: &Path) -> Result<()> {
     let dir = dir.to_path_buf();
     ctrlc::set_handler(move || {
+        INTERRUPTED.store(true, std::sync::atomic::Ordering::SeqCst);
         let removed = pegsol::count::remove_scratch_of(&dir, std::process::id());
         eprintln!(
             "interrupted: {removed} scratch director{} removed from {}",

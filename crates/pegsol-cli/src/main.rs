@@ -45,7 +45,15 @@ fn main() -> ExitCode {
     if !matches!(cli.command, Command::Serve { .. }) {
         memory::keep_freed_memory();
     }
-    match run(cli) {
+    let result = run(cli);
+    if result.is_err() && count::interrupted() {
+        // The signal handler is removing the scratch files and will exit with 130; an error
+        // from files it removed under the count is not the answer.
+        loop {
+            std::thread::park();
+        }
+    }
+    match result {
         Ok(code) => ExitCode::from(code),
         Err(e)
             if e.chain().any(|c| {
