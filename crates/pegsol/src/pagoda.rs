@@ -29,12 +29,16 @@ impl Pagoda {
     #[must_use]
     pub fn new(board: &Board, weights: Vec<i64>) -> Option<Pagoda> {
         let p = Pagoda { weights };
-        (p.weights.len() == board.hole_count()
-            && p.weights
+        (p.fits(board.hole_count()) && p.broken_jump(board).is_none()).then_some(p)
+    }
+
+    /// One weight a hole for `holes` holes, each at most [`MAX_WEIGHT`] in size.
+    fn fits(&self, holes: usize) -> bool {
+        self.weights.len() == holes
+            && self
+                .weights
                 .iter()
                 .all(|&w| (-MAX_WEIGHT..=MAX_WEIGHT).contains(&w))
-            && p.broken_jump(board).is_none())
-        .then_some(p)
     }
 
     /// The least total over `finishes` (`None` when there are none): a position that totals
@@ -241,18 +245,20 @@ impl Pagoda {
     #[must_use]
     pub fn of_wide(board: &WideBoard, weights: Vec<i64>) -> Option<Pagoda> {
         let p = Pagoda { weights };
-        (p.weights.len() == board.hole_count()
-            && p.weights
-                .iter()
-                .all(|&w| (-MAX_WEIGHT..=MAX_WEIGHT).contains(&w))
-            && p.broken_wide_jump(board).is_none())
-        .then_some(p)
+        (p.fits(board.hole_count()) && p.broken_wide_jump(board).is_none()).then_some(p)
     }
 
     /// The first jump of a wide board whose weights break `w(from) + w(over) >= w(to)`.
     #[must_use]
     pub fn broken_wide_jump(&self, board: &WideBoard) -> Option<WideJump> {
-        let w = |h: usize| i128::from(self.weights.get(h).copied().unwrap_or(0));
+        Pagoda::broken_wide_jump_of(board, &self.weights)
+    }
+
+    /// [`Pagoda::broken_wide_jump`] for raw weights by hole index (missing ones count as 0),
+    /// as [`Pagoda::broken_jump_of`] is for 64 holes. Checked in `i128`.
+    #[must_use]
+    pub fn broken_wide_jump_of(board: &WideBoard, weights: &[i64]) -> Option<WideJump> {
+        let w = |h: usize| i128::from(weights.get(h).copied().unwrap_or(0));
         board
             .jumps()
             .iter()

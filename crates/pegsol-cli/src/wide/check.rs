@@ -303,16 +303,11 @@ fn own_weights(
     let hole_rows: Vec<usize> = (0..n).map(|h| board.coords(h).0).collect();
     let rows = hole_rows.iter().max().map_or(0, |r| r + 1);
     let (weights, den) = read_weight_grid(path, rows, &hole_rows)?;
-    let w = |h: usize| i128::from(weights[h]);
-    if let Some(j) = board
-        .jumps()
-        .iter()
-        .find(|j| w(j.from()) + w(j.over()) < w(j.to()))
-    {
+    if let Some(j) = Pagoda::broken_wide_jump_of(board, &weights) {
         let text = |h: usize| fraction_text(weights[h], den);
         bail!(
             "not a pagoda function: jump {} breaks it: w({}) + w({}) = {} + {} is less than w({}) = {}",
-            board.jump_text(*j),
+            board.jump_text(j),
             board.label(j.from()),
             board.label(j.over()),
             text(j.from()),
