@@ -14,6 +14,8 @@ use serde_json::{json, Value};
 /// The format's name and version, as the file's first two fields say.
 pub(crate) const FORMAT: &str = "pegsol certificate";
 pub(crate) const VERSION: u64 = 1;
+/// What every certificate claims of its start and finishes.
+pub(crate) const CLAIM: &str = "no line of play leads from the start to a finish";
 
 /// A position as hexadecimal: bit `i` is hole `i` in reading order.
 pub(crate) fn hex(p: Bits) -> String {
@@ -46,7 +48,7 @@ pub(crate) fn value(problem: &Problem, c: &Certificate) -> Value {
     let mut v = json!({
         "format": FORMAT,
         "version": VERSION,
-        "claim": "no line of play leads from the start to a finish",
+        "claim": CLAIM,
         "board": board.to_picture(problem.start()),
         "holes": board.labels(board.holes()),
         "start": hex(problem.start()),
@@ -94,7 +96,7 @@ pub(crate) fn value_wide(
     let mut v = json!({
         "format": FORMAT,
         "version": VERSION,
-        "claim": "no line of play leads from the start to a finish",
+        "claim": CLAIM,
         "board": board.to_picture(start),
         "holes": board.labels(board.holes()),
         "start": hex_wide(start),

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use pegsol::check::{prove, Certificate, Unproved};
 use pegsol::{notation, Board, Limits, Pagoda, Problem};
 use serde::Serialize;
@@ -40,7 +40,7 @@ pub(crate) fn read_weight_grid(
     rows: usize,
     hole_rows: &[usize],
 ) -> Result<(Vec<i64>, i64)> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {path}"))?;
+    let text = crate::common::read_small_text(std::path::Path::new(path), "weight file")?;
     let lines: Vec<&str> = text.lines().collect();
     if lines.len() < rows {
         bail!(

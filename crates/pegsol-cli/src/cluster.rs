@@ -63,8 +63,7 @@ impl Drop for QuietStdout {
 
 /// Reads a host file: one `host:port` per line; blank lines and `#` comments are skipped.
 fn hosts(path: &Path) -> Result<Vec<String>> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read the host file {}", path.display()))?;
+    let text = crate::common::read_small_text(path, "host file")?;
     let mut out = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let line = line.trim();

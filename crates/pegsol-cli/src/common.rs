@@ -62,7 +62,7 @@ pub(crate) fn load_shape(name: &str) -> Result<pegsol::Shape> {
     if path.is_dir() {
         bail!("board file {name} is a directory; give the path of a board file");
     }
-    let text = std::fs::read(path).with_context(|| format!("cannot read board file {name}"))?;
+    let text = read_capped(path, MAX_BOARD_FILE, "board file")?;
     let text = String::from_utf8(text).map_err(|e| {
         anyhow::anyhow!(
             "board file {name} is not text (byte {} is not UTF-8); a board file is a picture made of 'o', '.' and spaces",
@@ -73,6 +73,44 @@ pub(crate) fn load_shape(name: &str) -> Result<pegsol::Shape> {
         .file_stem()
         .map_or(name.to_string(), |s| s.to_string_lossy().into_owned());
     pegsol::Shape::parse(&stem, &text).with_context(|| format!("board file {name}"))
+}
+
+/// The largest board file read: far above any board of 256 holes, however drawn, and a
+/// clear error for a path such as `/dev/zero` that would never end.
+pub(crate) const MAX_BOARD_FILE: u64 = 1 << 20;
+
+/// The bytes of the file at `path` (a `what`, for messages), at most `cap` of them: a larger
+/// file is an error that says so, read no further than one byte past the cap.
+pub(crate) fn read_capped(path: &Path, cap: u64, what: &str) -> Result<Vec<u8>> {
+    use std::io::Read;
+    let name = path.display();
+    let file = std::fs::File::open(path).with_context(|| format!("cannot read {what} {name}"))?;
+    let mut bytes = Vec::new();
+    file.take(cap + 1)
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("cannot read {what} {name}"))?;
+    if bytes.len() as u64 > cap {
+        bail!(
+            "{what} {name} is larger than {} (the most a {what} may take); give the path of a smaller file",
+            size_text(cap)
+        );
+    }
+    Ok(bytes)
+}
+
+/// `1 MiB`, `1 GiB` or bytes.
+fn size_text(bytes: u64) -> String {
+    match bytes {
+        b if b >= 1 << 30 && b % (1 << 30) == 0 => format!("{} GiB", b >> 30),
+        b if b >= 1 << 20 && b % (1 << 20) == 0 => format!("{} MiB", b >> 20),
+        b => format!("{b} bytes"),
+    }
+}
+
+/// The text of a small file the user gives (weights, hosts), capped as a board file is.
+pub(crate) fn read_small_text(path: &Path, what: &str) -> Result<String> {
+    String::from_utf8(read_capped(path, MAX_BOARD_FILE, what)?)
+        .map_err(|_| anyhow::anyhow!("{what} {} is not UTF-8 text", path.display()))
 }
 
 /// The problem on the command line: a board, its start and a finish.

@@ -317,26 +317,51 @@ pub(crate) fn render_view(
 /// Set by the signal handler of [`remove_scratch_on_signal`] as it starts.
 static INTERRUPTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
-/// Whether a signal handler is removing the scratch files (and will exit with 130).
+/// Whether a signal handler is removing the scratch files (and will exit with 128 plus the
+/// signal's number).
 pub(crate) fn interrupted() -> bool {
     INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst)
 }
 
+/// The handler's work: close scratch (no file can be made after this), remove this
+/// process's scratch directories, say so, and exit with `code`.
+fn remove_and_exit(dir: &Path, code: i32) -> ! {
+    INTERRUPTED.store(true, std::sync::atomic::Ordering::SeqCst);
+    let removed = pegsol::count::remove_scratch_of(dir, std::process::id());
+    eprintln!(
+        "interrupted: {removed} scratch director{} removed from {}",
+        if removed == 1 { "y" } else { "ies" },
+        dir.display()
+    );
+    std::process::exit(code);
+}
+
 /// On SIGINT or SIGTERM, removes this process's scratch files under `dir` before exiting
-/// (the count removes them itself when it ends in any other way).
+/// with 130 or 143, as a shell reports a process those signals ended (the count removes
+/// its files itself when it ends in any other way).
+#[cfg(unix)]
+pub(crate) fn remove_scratch_on_signal(dir: &Path) -> Result<()> {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM])
+        .context("cannot install the signal handler that removes scratch files")?;
+    let dir = dir.to_path_buf();
+    std::thread::Builder::new()
+        .name("signals".to_string())
+        .spawn(move || {
+            if let Some(signal) = signals.forever().next() {
+                remove_and_exit(&dir, 128 + signal);
+            }
+        })
+        .context("cannot start the thread that removes scratch files on a signal")?;
+    Ok(())
+}
+
+/// On Ctrl-C, removes this process's scratch files under `dir` before exiting with 130.
+#[cfg(not(unix))]
 pub(crate) fn remove_scratch_on_signal(dir: &Path) -> Result<()> {
     let dir = dir.to_path_buf();
-    ctrlc::set_handler(move || {
-        INTERRUPTED.store(true, std::sync::atomic::Ordering::SeqCst);
-        let removed = pegsol::count::remove_scratch_of(&dir, std::process::id());
-        eprintln!(
-            "interrupted: {removed} scratch director{} removed from {}",
-            if removed == 1 { "y" } else { "ies" },
-            dir.display()
-        );
-        std::process::exit(130);
-    })
-    .context("cannot install the signal handler that removes scratch files")
+    ctrlc::set_handler(move || remove_and_exit(&dir, 130))
+        .context("cannot install the signal handler that removes scratch files")
 }
 
 /// A count's error for `main`: an internal one as the library's typed error (exit 70), the

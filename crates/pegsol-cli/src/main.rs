@@ -42,12 +42,14 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     // Batch work reuses freed memory level after level; a server keeps the default, so that
     // its memory goes back to the system between requests.
-    if !matches!(cli.command, Command::Serve { .. }) {
+    if matches!(cli.command, Command::Serve { .. }) {
+        memory::bound_arenas();
+    } else {
         memory::keep_freed_memory();
     }
     let result = run(cli);
     if result.is_err() && count::interrupted() {
-        // The signal handler is removing the scratch files and will exit with 130; an error
+        // The signal handler is removing the scratch files and will exit with 130 or 143; an error
         // from files it removed under the count is not the answer.
         loop {
             std::thread::park();

@@ -19,3 +19,30 @@ pub(crate) fn keep_freed_memory() {
         libc::mallopt(libc::M_TOP_PAD, 256 << 20);
     }
 }
+
+/// Bounds the allocator's arenas for the server. glibc gives each new thread that contends
+/// for the heap an arena of its own, up to eight per core; the server's request threads
+/// (tokio's, the lanes', the winning-set builder) spread their allocations over all of them,
+/// and the freed holes in each are kept: under repeated load the resident memory climbed
+/// run after run (271, 514, 590, 673 MB idle after three 60 s load runs). Two arenas, as
+/// `MALLOC_ARENA_MAX=2` would set, keep it level. Must run before any thread is started.
+/// Elsewhere than Linux with glibc it does nothing.
+pub(crate) fn bound_arenas() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: mallopt only sets a parameter of the allocator, under its own lock.
+    unsafe {
+        libc::mallopt(libc::M_ARENA_MAX, 2);
+    }
+}
+
+/// Hands the free memory at the top of the allocator's heaps and its free pages back to the
+/// system (glibc's `malloc_trim`); the server calls it when a large answer is done, so that
+/// a burst of expensive requests does not leave the process at its peak. Elsewhere than
+/// Linux with glibc it does nothing.
+pub(crate) fn give_back_free_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim takes the allocator's locks itself; any pad is valid.
+    unsafe {
+        libc::malloc_trim(0);
+    }
+}

@@ -16,6 +16,23 @@ pub enum Error {
         /// The offending character.
         found: char,
     },
+    /// Two cells of a picture with `columns: spaced` that fall on one hole when the columns
+    /// are halved.
+    #[error("line {line}, column {column}: with 'columns: spaced' this cell falls on the same hole as the cell just before it; put a space between cells or write 'columns: exact'")]
+    MergedCells {
+        /// 1-based line in the board text.
+        line: usize,
+        /// 1-based column of the second cell.
+        column: usize,
+    },
+    /// A carriage return in a board picture that does not end a line (before `\n`).
+    #[error("line {line}, column {column}: a carriage return (\\r) that does not end a line; lines end with \\n or \\r\\n: save the file with either")]
+    StrayCarriageReturn {
+        /// 1-based line in the board text.
+        line: usize,
+        /// 1-based column of the carriage return.
+        column: usize,
+    },
     /// A board picture with no holes at all.
     #[error("the board has no holes; draw at least one 'o' or '.'")]
     EmptyBoard,

@@ -192,15 +192,30 @@ fn check_pair(board: &Board, start: Bits, finish: Finish) -> Result<()> {
         });
     }
     let holes = u64::from(board.holes().count());
-    // C(holes, n), stopping as soon as it passes the limit.
-    let mut subsets = 1u64;
-    for i in 0..u64::from(n) {
-        subsets = subsets * (holes - i) / (i + 1);
-        if subsets > MAX_FINISHES {
-            return Err(Error::TooManyFinishes { pegs: n, holes });
-        }
+    if finishes_within_limit(holes, u64::from(n)).is_none() {
+        return Err(Error::TooManyFinishes { pegs: n, holes });
     }
     Ok(())
+}
+
+/// `C(holes, k)`, the positions of `k` pegs on `holes` holes, when it is at most
+/// [`MAX_FINISHES`]. The running product `C(holes, i)` rises with `i` up to `holes / 2`, so
+/// it is taken to `min(k, holes - k)` (`C(n, k) = C(n, n - k)`) and may stop as soon as it
+/// passes the limit: `C(20, 18) = 190` is within it, though `C(20, 10)` is not.
+pub(crate) fn finishes_within_limit(holes: u64, k: u64) -> Option<u64> {
+    if k > holes {
+        return Some(0);
+    }
+    let k = k.min(holes - k);
+    let mut subsets = 1u64;
+    for i in 0..k {
+        // Exact: C(holes, i) (holes - i) is divisible by i + 1; no overflow below the limit.
+        subsets = subsets * (holes - i) / (i + 1);
+        if subsets > MAX_FINISHES {
+            return None;
+        }
+    }
+    Some(subsets)
 }
 
 /// Every final position of `finish` on `board`.
@@ -385,6 +400,38 @@ pub struct Report {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_finish_limit_is_the_exact_binomial() {
+        // Brute force: C(n, k) by Pascal's triangle in u128.
+        let mut row = vec![1u128];
+        for n in 0..=64u64 {
+            for k in 0..=n + 1 {
+                let exact = row.get(k as usize).copied().unwrap_or(0);
+                let within = finishes_within_limit(n, k);
+                if exact <= u128::from(MAX_FINISHES) {
+                    assert_eq!(within, Some(exact as u64), "C({n}, {k})");
+                } else {
+                    assert_eq!(within, None, "C({n}, {k})");
+                }
+            }
+            row = (0..=row.len())
+                .map(|k| {
+                    if k == 0 || k == row.len() {
+                        1
+                    } else {
+                        row[k - 1] + row[k]
+                    }
+                })
+                .collect();
+        }
+        assert_eq!(finishes_within_limit(20, 18), Some(190));
+        assert_eq!(finishes_within_limit(256, 255), Some(256));
+        // Eighteen pegs left on twenty holes: 190 finishes, a problem like any other.
+        let b = Board::builtin("rect:4x5").unwrap();
+        let p = Problem::new(b.clone(), b.holes(), Finish::Pegs(18)).unwrap();
+        assert_eq!(p.targets().len(), 190);
+    }
 
     #[test]
     fn n_pegs_anywhere_stands_for_every_subset() {

@@ -20,6 +20,29 @@ pub struct Shape {
     empty: Option<Vec<(usize, usize)>>,
 }
 
+/// The lines of a board picture: a line ends at `\n` or `\r\n`. Any other `\r` is an
+/// error: a picture with `\r` alone or `\r\r\n` line ends reads as one board in one
+/// program and another board elsewhere (an editor, Python's universal newlines).
+/// `docs/certificates.md` states the same rule for checkers in other languages.
+fn picture_lines(text: &str) -> impl Iterator<Item = Result<&str>> {
+    text.split('\n').enumerate().map(|(l, raw)| {
+        let line = raw.strip_suffix('\r').unwrap_or(raw);
+        match line.chars().position(|c| c == '\r') {
+            Some(col) => Err(Error::StrayCarriageReturn {
+                line: l + 1,
+                column: col + 1,
+            }),
+            None => Ok(line),
+        }
+    })
+}
+
+/// The blanks that pad a picture's header lines and fill its blank lines: spaces and tabs
+/// (inside the picture only a space is "no hole").
+fn is_blank(c: char) -> bool {
+    c == ' ' || c == '\t'
+}
+
 impl Shape {
     /// Reads a board picture (see [`Board::parse`](crate::Board::parse)) of up to
     /// [`MAX_WIDE_HOLES`] holes; the hole after that is an error naming its line and column.
@@ -40,15 +63,15 @@ impl Shape {
         let mut columns_line: Option<usize> = None;
         let mut cells: Vec<(usize, usize, bool)> = Vec::new(); // line, char col, peg
         let mut seen_cells = false;
-        for (l, raw) in text.lines().enumerate() {
-            let line = raw.strip_suffix('\r').unwrap_or(raw);
-            let trimmed = line.trim();
+        for (l, line) in picture_lines(text).enumerate() {
+            let line = line?;
+            let trimmed = line.trim_matches(is_blank);
             if !seen_cells && trimmed.is_empty() {
                 continue;
             }
             if !seen_cells && trimmed.contains(':') {
                 let (key, value) = trimmed.split_once(':').unwrap_or_default();
-                let key = key.trim();
+                let key = key.trim_matches(is_blank);
                 let earlier = match key {
                     "lattice" => lattice_line,
                     "columns" => columns_line,
@@ -61,14 +84,19 @@ impl Shape {
                         key: key.to_string(),
                     });
                 }
-                match (key, value.parse::<Lattice>(), value.trim()) {
-                    ("lattice", Ok(lat), _) => {
+                let value = value.trim_matches(is_blank);
+                // The lattice's name in any ASCII case, nothing else around it.
+                let named = Lattice::ALL
+                    .into_iter()
+                    .find(|l| l.name().eq_ignore_ascii_case(value));
+                match (key, named, value) {
+                    ("lattice", Some(lat), _) => {
                         lattice = lat;
                         lattice_line = Some(l);
                         continue;
                     }
                     ("columns", _, "exact" | "spaced") => {
-                        columns = Some(value.trim() == "spaced");
+                        columns = Some(value == "spaced");
                         columns_line = Some(l);
                         continue;
                     }
@@ -111,10 +139,17 @@ impl Shape {
         // some row has two cells two apart. Then halve the columns, unless a header says.
         let spaced = columns
             .unwrap_or_else(|| looks_spaced(&cells.iter().map(|c| (c.0, c.1)).collect::<Vec<_>>()));
-        let mut coords = Vec::with_capacity(cells.len());
+        let mut coords: Vec<(usize, usize)> = Vec::with_capacity(cells.len());
         let mut empty = Vec::new();
-        for &(l, col, peg) in &cells {
+        for (k, &(l, col, peg)) in cells.iter().enumerate() {
             let c = if spaced { col / 2 } else { col };
+            // Halving merges two cells side by side; both were drawn, so say so.
+            if k > 0 && coords[k - 1] == (l, c) {
+                return Err(Error::MergedCells {
+                    line: l + 1,
+                    column: col + 1,
+                });
+            }
             coords.push((l, c));
             if !peg {
                 empty.push((l, c));
@@ -295,6 +330,50 @@ mod tests {
         );
         let fits = format!("{}\n{}\n", "o".repeat(200), "o".repeat(56));
         assert_eq!(Shape::parse("big", &fits).unwrap().hole_count(), 256);
+    }
+
+    #[test]
+    fn line_ends_are_read_one_way() {
+        let english = Shape::builtin("english").unwrap();
+        let picture = "  ooo\n  ooo\nooooooo\nooo.ooo\nooooooo\n  ooo\n  ooo\n";
+        for end in ["\n", "\r\n"] {
+            let text = picture.replace('\n', end);
+            let shape = Shape::parse("e", &text).unwrap();
+            assert_eq!(shape.cells(), english.cells(), "{end:?}");
+            assert_eq!(shape.start_empty(), Some(&[(3, 3)][..]));
+        }
+        // A `\r` anywhere but before `\n` is an error naming its place.
+        for (end, line, column) in [("\r", 1, 6), ("\r\r\n", 1, 6), ("\n\r", 2, 1)] {
+            let text = picture.replacen('\n', end, 1);
+            assert_eq!(
+                Shape::parse("e", &text).unwrap_err(),
+                Error::StrayCarriageReturn { line, column },
+                "{end:?}"
+            );
+        }
+        // A `\r` at the very end ends the last line: no other reading of it.
+        assert_eq!(Shape::parse("e", "ooo\r").unwrap().hole_count(), 3);
+        assert!(Shape::parse("e", "lattice: diagonal\r\r\nooo\n").is_err());
+        // Blanks around headers are spaces and tabs, nothing else.
+        assert!(Shape::parse("t", "\tlattice:\tDiagonal \n o\n").is_ok());
+        assert!(Shape::parse("t", "lattice: diagonal\u{a0}\no\n").is_err());
+        assert!(Shape::parse("t", "o\u{b}o\n").is_err());
+        assert!(Shape::parse("t", "o\u{2028}o\n").is_err());
+    }
+
+    #[test]
+    fn spaced_cells_that_overlap_are_an_error() {
+        assert_eq!(
+            Shape::parse("s", "columns: spaced\nooooo\n").unwrap_err(),
+            Error::MergedCells { line: 2, column: 2 }
+        );
+        assert_eq!(
+            Shape::parse("s", "columns: spaced\n.o\n").unwrap_err(),
+            Error::MergedCells { line: 2, column: 2 }
+        );
+        let ok = Shape::parse("s", "columns: spaced\no . o\n o o\n").unwrap();
+        assert_eq!(ok.cells(), [(1, 0), (1, 1), (1, 2), (2, 0), (2, 1)]);
+        assert_eq!(ok.start_empty(), Some(&[(1, 1)][..]));
     }
 
     #[test]

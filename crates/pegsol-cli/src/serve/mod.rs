@@ -432,10 +432,15 @@ async fn lane_run(
     let answer = tokio::task::spawn_blocking(move || {
         let lane = if slow { &shared.slow } else { &shared.fast };
         let sets = shared.winning.read().map(|v| v.clone()).unwrap_or_default();
-        lane.pool.install(|| match &*parsed {
+        let answer = lane.pool.install(|| match &*parsed {
             Asked::Narrow(p) => answer(kind, p, budget, cancel, &sets),
             Asked::Wide(w) => wide::answer(kind, w, budget, &cancel),
-        })
+        });
+        if slow {
+            // A slow-lane run may have held hundreds of megabytes: give the free part back.
+            crate::memory::give_back_free_memory();
+        }
+        answer
     })
     .await;
     drop(permit);

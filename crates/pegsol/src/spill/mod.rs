@@ -25,6 +25,7 @@ pub(crate) use read::Records;
 pub(crate) use write::{write, KeyWriter};
 
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, PoisonError};
 
 /// Records per index entry.
 const BLOCK: u64 = 4096;
@@ -75,9 +76,41 @@ fn remove_scratch_where(parent: &Path, gone: impl Fn(u32) -> bool) -> usize {
         .count()
 }
 
-/// Removes the scratch directories that process `pid` made under `parent` (for a signal
-/// handler: the count is cut short and its files must not stay behind); how many.
+/// The directories under which this process may no longer make scratch files, closed for
+/// good by [`remove_scratch_of`]. Locked while a scratch file or directory is made: so the
+/// remover and the writers agree on every file. One made before the close is in the
+/// directory when the remover lists it; after the close none can be made there (a writer
+/// gets an error, and a file it still has open is already unlinked).
+static CLOSED: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// Runs `make` (which creates the scratch file or directory `path`) unless `path` is under a
+/// closed directory.
+fn while_open<T>(path: &Path, make: impl FnOnce() -> std::io::Result<T>) -> std::io::Result<T> {
+    let closed = CLOSED.lock().unwrap_or_else(PoisonError::into_inner);
+    if closed.iter().any(|dir| path.starts_with(dir)) {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::Interrupted,
+            "the count was interrupted: its scratch files are being removed",
+        ));
+    }
+    make()
+}
+
+/// Creates a scratch file at `path`, unless its directory is closed (see
+/// [`remove_scratch_of`]). Every file under a [`SpillDir`] is made by this function.
+pub(crate) fn create_file(path: &Path) -> std::io::Result<std::fs::File> {
+    while_open(path, || std::fs::File::create(path))
+}
+
+/// Closes `parent` for good in this process (no scratch file or directory can be made under
+/// it after this), then removes the scratch directories that process `pid` made there (for
+/// a signal handler: the count is cut short and its files must not stay behind); how many.
+/// After the close, a directory's removal cannot race a writer's new file.
 pub fn remove_scratch_of(parent: &Path, pid: u32) -> usize {
+    CLOSED
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .push(parent.to_path_buf());
     remove_scratch_where(parent, |owner| owner == pid)
 }
 
@@ -109,7 +142,7 @@ impl SpillDir {
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0, |d| d.as_nanos())
         ));
-        std::fs::create_dir_all(&dir)?;
+        while_open(&dir, || std::fs::create_dir_all(&dir))?;
         Ok(SpillDir { dir, next: 0 })
     }
 

@@ -66,6 +66,17 @@ fn scratch_of_ended_processes_is_removed_and_others_kept() {
     // What a signal handler does: every directory of this process goes.
     assert_eq!(remove_scratch_of(&base, std::process::id()), 1);
     assert!(!alive.exists() && other.exists());
+    // And after it, no scratch can be made there (a writer racing the handler gets an
+    // error, not a file left behind); other directories are not affected.
+    assert!(SpillDir::new(&base).is_err());
+    assert!(create_file(&base.join("late.bin")).is_err());
+    assert!(!base.join("late.bin").exists());
+    let elsewhere = base.with_extension("open");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    let mut open = SpillDir::new(&elsewhere).unwrap();
+    assert!(create_file(&open.file("run")).is_ok());
+    drop(open);
+    std::fs::remove_dir_all(&elsewhere).unwrap();
     std::fs::remove_dir_all(&base).unwrap();
 }
 

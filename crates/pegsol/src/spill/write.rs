@@ -122,7 +122,7 @@ impl Writer {
     /// A file of records with counts, or of values alone.
     pub(super) fn create(path: &Path, counts: bool) -> std::io::Result<Writer> {
         Ok(Writer {
-            file: File::create(path)?,
+            file: super::create_file(path)?,
             enc: Encoder::new(counts, 0, Self::FLUSH + MAX_RECORD),
         })
     }

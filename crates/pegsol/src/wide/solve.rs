@@ -25,7 +25,7 @@ use std::time::{Duration, Instant};
 use super::tables::{stabilizer, Build, Canon, Tables};
 use super::{WideBoard, WideJump, WidePegs, WideSet};
 use crate::error::{Error, Result};
-use crate::problem::{Budget, Reason, MAX_FINISHES};
+use crate::problem::{finishes_within_limit, Budget, Reason};
 
 /// What a wide problem must end with.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -159,7 +159,7 @@ pub fn solve_wide_with(
 
 /// Checks `start` and `finish` on `board` and lists the finishing positions: the holes of an
 /// exact finish, every single peg for one peg anywhere, and for `k > 1` pegs anywhere every
-/// `k`-subset when `list_any` is set (at most [`MAX_FINISHES`]), none otherwise (the
+/// `k`-subset when `list_any` is set (at most [`MAX_FINISHES`](crate::MAX_FINISHES)), none otherwise (the
 /// caller then checks the peg count alone).
 pub(super) fn finish_targets(
     board: &WideBoard,
@@ -203,16 +203,11 @@ pub(super) fn finish_targets(
         WideFinish::Pegs(_) if !list_any => Vec::new(),
         WideFinish::Pegs(k) => {
             let n = board.hole_count() as u64;
-            // C(n, k), stopping as soon as it passes the limit.
-            let mut subsets = 1u64;
-            for i in 0..*k as u64 {
-                subsets = subsets * (n - i) / (i + 1);
-                if subsets > MAX_FINISHES {
-                    return Err(Error::TooManyFinishes {
-                        pegs: *k as u32,
-                        holes: n,
-                    });
-                }
+            if finishes_within_limit(n, *k as u64).is_none() {
+                return Err(Error::TooManyFinishes {
+                    pegs: *k as u32,
+                    holes: n,
+                });
             }
             let mut out = Vec::new();
             let mut pick: Vec<usize> = (0..*k).collect();

@@ -67,7 +67,7 @@ impl<const W: usize> Stored<W> {
 
 /// Writes `records` (sorted) to a new file at `path`.
 pub(super) fn write<const W: usize>(path: &Path, records: &[Record<W>]) -> Result<(), CountError> {
-    let mut w = BufWriter::with_capacity(1 << 20, File::create(path).map_err(io)?);
+    let mut w = BufWriter::with_capacity(1 << 20, crate::spill::create_file(path).map_err(io)?);
     for r in records {
         put(&mut w, r)?;
     }
@@ -126,7 +126,7 @@ pub(super) fn merge<const W: usize>(runs: &[PathBuf], out: &Path) -> Result<usiz
             heap.push(std::cmp::Reverse((p, i, t)));
         }
     }
-    let mut w = BufWriter::with_capacity(1 << 20, File::create(out).map_err(io)?);
+    let mut w = BufWriter::with_capacity(1 << 20, crate::spill::create_file(out).map_err(io)?);
     let mut current: Option<Record<W>> = None;
     let mut written = 0usize;
     while let Some(std::cmp::Reverse((p, i, t))) = heap.pop() {
