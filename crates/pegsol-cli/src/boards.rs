@@ -49,28 +49,57 @@ impl BoardsAnswer {
     }
 
     fn print(&self) {
+        // A family's holes are a formula, then its limits in parentheses: the formula goes in
+        // the column, the limits in the note, so that the columns stay aligned.
+        let rows: Vec<(&BoardEntry, &str, String)> = self
+            .boards
+            .iter()
+            .map(|b| {
+                let (formula, limits) = match b.holes.split_once(" (") {
+                    Some((f, rest)) => (f, rest.trim_end_matches(')').to_string()),
+                    None => (b.holes.as_str(), String::new()),
+                };
+                let mut note: Vec<String> = Vec::new();
+                if limits.starts_with("<=") {
+                    note.push(format!("{formula} {limits}"));
+                } else if !limits.is_empty() {
+                    note.push(limits);
+                }
+                if b.example != b.name {
+                    note.push(format!(
+                        "e.g. {}: {} holes",
+                        b.example,
+                        Board::builtin(&b.example).map_or(0, |x| x.hole_count())
+                    ));
+                }
+                let note = if note.is_empty() {
+                    String::new()
+                } else {
+                    format!("  ({})", note.join("; "))
+                };
+                (b, formula, note)
+            })
+            .collect();
+        let name_w = rows
+            .iter()
+            .map(|r| r.0.name.len())
+            .max()
+            .unwrap_or(5)
+            .max(5);
+        let holes_w = rows.iter().map(|r| r.1.len()).max().unwrap_or(5).max(5);
         println!(
-            "{:<18} {:>12}  {:<11} {:>4} {:>7}  vacancy",
+            "{:<name_w$}  {:>holes_w$}  {:<11} {:>4} {:>7}  vacancy",
             "board", "holes", "lattice", "syms", "classes"
         );
-        for b in &self.boards {
-            let note = if b.example != b.name {
-                format!(
-                    "  (e.g. {}: {} holes)",
-                    b.example,
-                    Board::builtin(&b.example).map_or(0, |x| x.hole_count())
-                )
-            } else {
-                String::new()
-            };
+        for (b, formula, note) in rows {
             let vacancy = if b.vacancy.is_empty() {
                 "-".to_string()
             } else {
                 b.vacancy.join(",")
             };
             println!(
-                "{:<18} {:>12}  {:<11} {:>4} {:>7}  {}{}",
-                b.name, b.holes, b.lattice, b.symmetries, b.classes, vacancy, note
+                "{:<name_w$}  {:>holes_w$}  {:<11} {:>4} {:>7}  {}{}",
+                b.name, formula, b.lattice, b.symmetries, b.classes, vacancy, note
             );
         }
         println!("\nAny other argument is read as a board file: one row per line, 'o' a peg, '.' an empty hole, a space for no hole.");

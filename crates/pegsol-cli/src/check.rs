@@ -470,9 +470,10 @@ pub(crate) fn own_report(grid: &Value, jumps: usize, totals: [i64; 2], den: i64,
             }
         );
     }
+    // Weights that refute nothing settle nothing: the problem is still open (exit 3).
     if refutes {
         IMPOSSIBLE
     } else {
-        0
+        UNDECIDED
     }
 }

@@ -87,6 +87,7 @@ pub(crate) enum Command {
         json: bool,
     },
     /// Every hole where one last peg can end, each with a solution, and why the others cannot.
+    #[command(mut_arg("timeout", |a| a.help("Time budget in seconds, for each end hole")))]
     Ends {
         #[command(flatten)]
         setup: Setup,
@@ -225,7 +226,7 @@ pub(crate) struct BudgetArgs {
     /// Memory budget for the search tables, in MB.
     #[arg(long, default_value_t = 4096, value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
     pub(crate) max_memory: u64,
-    /// Time budget in seconds (for `ends`: per hole).
+    /// Time budget in seconds, for the whole command.
     #[arg(long)]
     pub(crate) timeout: Option<f64>,
 }

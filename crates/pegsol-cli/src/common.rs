@@ -52,9 +52,14 @@ pub(crate) fn load_shape(name: &str) -> Result<pegsol::Shape> {
             pegsol::Error::UnknownBoard(_) if Path::new(name).exists() => anyhow::anyhow!(
                 "unknown board {name:?}; there is a file of that name here: write ./{name} to read it as a board file"
             ),
-            pegsol::Error::UnknownBoard(_) => anyhow::anyhow!(
-                "unknown board {name:?}; run 'pegsol boards' for the built-in names, or give the path of a board file (with a '/' or a '.' in it, e.g. ./{name} or {name}.txt)"
-            ),
+            pegsol::Error::UnknownBoard(_) => match closest_builtin(name) {
+                Some(guess) => anyhow::anyhow!(
+                    "unknown board {name:?}; did you mean {guess}? (run 'pegsol boards' for the built-in names)"
+                ),
+                None => anyhow::anyhow!(
+                    "unknown board {name:?}; run 'pegsol boards' for the built-in names, or give the path of a board file (with a '/' or a '.' in it, e.g. ./{name} or {name}.txt)"
+                ),
+            },
             other => other.into(),
         });
     }
@@ -111,6 +116,51 @@ fn size_text(bytes: u64) -> String {
 pub(crate) fn read_small_text(path: &Path, what: &str) -> Result<String> {
     String::from_utf8(read_capped(path, MAX_BOARD_FILE, what)?)
         .map_err(|_| anyhow::anyhow!("{what} {} is not UTF-8 text", path.display()))
+}
+
+/// The built-in name closest to a misspelt `name`, when it is close: at most two edits
+/// (one for names of up to four letters). A family keeps the user's parameter
+/// (`tringle:7` gives `triangle:7`).
+fn closest_builtin(name: &str) -> Option<String> {
+    let lower = name.trim().to_ascii_lowercase();
+    let (stem, parameter) = match lower.find(|c: char| c == ':' || c.is_ascii_digit()) {
+        Some(i) => (&lower[..i], &lower[i..]),
+        None => (lower.as_str(), ""),
+    };
+    let mut best: Option<(usize, String)> = None;
+    for builtin in Board::builtins() {
+        let (candidate, family) = match builtin.name.split_once(':') {
+            Some((family, _)) => (family, true),
+            None => (builtin.name, false),
+        };
+        if family == parameter.is_empty() {
+            continue;
+        }
+        let d = edit_distance(stem, candidate);
+        let near = if candidate.len() <= 4 { 1 } else { 2 };
+        if d <= near && best.as_ref().is_none_or(|(b, _)| d < *b) {
+            best = Some((d, format!("{candidate}{parameter}")));
+        }
+    }
+    best.map(|(_, guess)| guess)
+}
+
+/// Levenshtein distance, by characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let next = (diagonal + usize::from(ca != cb))
+                .min(row[j] + 1)
+                .min(row[j + 1] + 1);
+            diagonal = row[j + 1];
+            row[j + 1] = next;
+        }
+    }
+    row[b.len()]
 }
 
 /// The problem on the command line: a board, its start and a finish.

@@ -129,11 +129,19 @@ pub(crate) fn run(
     }
     let board = problem.board();
     // The drawing is written after the answer is printed, so a bad path costs no search.
+    // Only a solution is drawn; when there is none, say on stderr that no file was written.
     let drawing = || match (svg, &report.outcome) {
         (Some(path), Outcome::Solved { jumps, .. }) => {
             write_svg(path, board, problem.start(), jumps)
         }
-        _ => Ok(()),
+        (Some(path), _) => {
+            eprintln!(
+                "no drawing written to {}: there is no solution to draw",
+                path.display()
+            );
+            Ok(())
+        }
+        (None, _) => Ok(()),
     };
     if json {
         print_json(&answer);
