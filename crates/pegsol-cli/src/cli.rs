@@ -163,6 +163,21 @@ pub(crate) enum Command {
         #[arg(long)]
         no_winning_sets: bool,
     },
+    /// Every legal jump of a position and its fate: keeps the finish reachable, loses it,
+    /// or not known within the budget (`--after` gives the position by the jumps played).
+    Hint {
+        #[command(flatten)]
+        setup: Setup,
+        /// The finish: holes (e.g. d4), `any` or `any:N`; default: the game's vacancy.
+        #[arg(long)]
+        finish: Option<String>,
+        /// Time budget in seconds for all the jumps together (default 10).
+        #[arg(long)]
+        timeout: Option<f64>,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
     /// Replay a line of play and show where it ends (or which jump is illegal).
     Replay {
         #[command(flatten)]
@@ -219,6 +234,11 @@ pub(crate) struct Setup {
     /// or the position drawn in the board file.
     #[arg(long)]
     pub(crate) empty: Option<String>,
+    /// Jumps played from that start first, e.g. "d2-d4 f3-d3" (or moves, "d2-d4-f4"): the
+    /// command starts from the position they reach, replayed and checked; the default
+    /// finish stays the game's.
+    #[arg(long, value_name = "JUMPS")]
+    pub(crate) after: Option<String>,
 }
 
 #[derive(Args)]

@@ -163,18 +163,42 @@ fn edit_distance(a: &str, b: &str) -> usize {
     row[b.len()]
 }
 
-/// The problem on the command line: a board, its start and a finish.
+/// The problem on the command line: a board, its start (after `--after`'s jumps) and a
+/// finish (by default the game's, from the start before those jumps).
 pub(crate) fn load_problem(setup: &Setup, finish: Option<&str>) -> Result<Problem> {
-    let (board, start) = load_setup(setup)?;
-    let finish = finish_of(&board, start, finish)?;
+    let (board, game, start) = load_game(setup)?;
+    let finish = match finish {
+        None => finish_of(&board, game, None)?,
+        given => finish_of(&board, start, given)?,
+    };
     Problem::new(board, start, finish).map_err(|e| match e {
         pegsol::Error::EmptyFinish => anyhow::anyhow!("{e} (e.g. --finish d4, or --finish any)"),
         e => e.into(),
     })
 }
 
-/// The board and starting pegs from a setup.
+/// The board and starting pegs from a setup: after the jumps of `--after`, if any.
 pub(crate) fn load_setup(setup: &Setup) -> Result<(Board, Bits)> {
+    let (board, _, start) = load_game(setup)?;
+    Ok((board, start))
+}
+
+/// The board, the game's start (from `--empty` or the board's own) and the position the
+/// jumps of `--after` reach from it, replayed and checked (the start itself without them).
+pub(crate) fn load_game(setup: &Setup) -> Result<(Board, Bits, Bits)> {
+    let (board, game) = load_start(setup)?;
+    let start = match &setup.after {
+        None => game,
+        Some(line) => {
+            let jumps = notation::parse_jumps(&board, line).context("--after")?;
+            pegsol::replay(&board, game, &jumps).context("--after")?
+        }
+    };
+    Ok((board, game, start))
+}
+
+/// The board and the game's start, before any `--after`.
+fn load_start(setup: &Setup) -> Result<(Board, Bits)> {
     let board = load_board(&setup.board)?;
     let start = match &setup.empty {
         Some(list) => {

@@ -25,6 +25,7 @@ mod common;
 mod count;
 mod ends;
 mod fewest;
+mod hint;
 mod line;
 mod memory;
 mod replay;
@@ -143,6 +144,12 @@ fn run(cli: Cli) -> Result<u8> {
             budget,
             json,
         } => ends::run(&setup, &budget, json),
+        Command::Hint {
+            setup,
+            finish,
+            timeout,
+            json,
+        } => hint::run(&setup, finish.as_deref(), timeout, json),
         Command::Replay { setup, jumps, json } => replay::run(&setup, &jumps, json),
         Command::Check {
             setup,

@@ -10,14 +10,10 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use serde_json::{json, Value};
+mod common;
+use common::pegsol;
 
-fn pegsol(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_pegsol"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
+use serde_json::{json, Value};
 
 fn text(o: &Output) -> String {
     format!(

@@ -2,18 +2,8 @@
 //! cap, cells that a spaced picture would merge, stray carriage returns, and finishes of
 //! many pegs whose positions are few.
 
-use std::process::{Command, Output};
-
-fn pegsol(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_pegsol"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+mod common;
+use common::{pegsol, stderr};
 
 fn file(name: &str, bytes: &[u8]) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("pegsol-input-{}", std::process::id()));

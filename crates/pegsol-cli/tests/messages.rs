@@ -1,22 +1,8 @@
 //! What the CLI says where a first-time user stumbles: a misspelt board, the boards table,
 //! weights that prove nothing, a drawing that cannot be made, and each command's help.
 
-use std::process::{Command, Output};
-
-fn pegsol(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_pegsol"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+mod common;
+use common::{pegsol, stderr, stdout};
 
 #[test]
 fn a_misspelt_board_gets_the_name_it_was_meant_to_be() {

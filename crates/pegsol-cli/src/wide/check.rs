@@ -13,7 +13,7 @@ use pegsol::{
 use serde::Serialize;
 use serde_json::Value;
 
-use super::{finish_of, finish_view, start_of, start_text};
+use super::{finish_view, start_and_finish, start_text};
 use crate::answer::{FinishView, Line};
 use crate::check::{
     fraction, fraction_text, own_report, read_weight_grid, CertificateView, ProofView,
@@ -182,8 +182,7 @@ pub(crate) fn run(
     budget: &BudgetArgs,
     json: bool,
 ) -> Result<u8> {
-    let start = start_of(board, setup)?;
-    let finish = finish_of(board, start, finish)?;
+    let (start, finish) = start_and_finish(board, setup, finish)?;
     finish.check(board, start)?;
     if let Some(path) = pagoda {
         return own_weights(board, start, &finish, path, json);

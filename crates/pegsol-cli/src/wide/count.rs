@@ -4,7 +4,7 @@
 use anyhow::{bail, Context, Result};
 use pegsol::WideBoard;
 
-use super::{finish_of, finish_view, start_of, start_text};
+use super::{finish_view, start_and_finish, start_text};
 use crate::answer::ProblemView;
 use crate::cli::CountArgs;
 use crate::common::spinner;
@@ -26,8 +26,7 @@ pub(crate) fn run(board: &WideBoard, a: &CountArgs) -> Result<u8> {
             board.hole_count()
         );
     }
-    let start = start_of(board, &a.setup)?;
-    let finish = finish_of(board, start, a.finish.as_deref())?;
+    let (start, finish) = start_and_finish(board, &a.setup, a.finish.as_deref())?;
     if let Some(dir) = &a.spill {
         if !dir.is_dir() {
             bail!(

@@ -140,8 +140,35 @@ pub(crate) fn dispatch(command: &Command) -> Result<Option<u8>> {
     }
 }
 
-/// The start of a setup on a wide board.
+/// The start of a setup on a wide board: after the jumps of `--after`, if any.
 pub(super) fn start_of(board: &WideBoard, setup: &Setup) -> Result<WidePegs> {
+    let game = game_start_of(board, setup)?;
+    match &setup.after {
+        None => Ok(game),
+        Some(line) => {
+            let jumps = parse_jumps(board, line).context("--after")?;
+            pegsol::replay_wide(board, game, &jumps).context("--after")
+        }
+    }
+}
+
+/// The start of a setup and its finish: by default the game's, from the start before the
+/// jumps of `--after`.
+pub(super) fn start_and_finish(
+    board: &WideBoard,
+    setup: &Setup,
+    finish: Option<&str>,
+) -> Result<(WidePegs, WideFinish)> {
+    let start = start_of(board, setup)?;
+    let finish = match finish {
+        None => finish_of(board, game_start_of(board, setup)?, None)?,
+        given => finish_of(board, start, given)?,
+    };
+    Ok((start, finish))
+}
+
+/// The game's start on a wide board, before any `--after`.
+fn game_start_of(board: &WideBoard, setup: &Setup) -> Result<WidePegs> {
     match &setup.empty {
         Some(list) => Ok(board
             .holes()
@@ -230,8 +257,7 @@ pub(crate) fn solve(
     [svg, certificate]: [Option<&std::path::Path>; 2],
     json: bool,
 ) -> Result<u8> {
-    let start = start_of(board, setup)?;
-    let finish = finish_of(board, start, finish)?;
+    let (start, finish) = start_and_finish(board, setup, finish)?;
     let limits = limits_of(budget)?;
     let bar = spinner(&format!("solving on {} holes", board.hole_count()));
     let report = pegsol::solve_wide(board, start, &finish, &limits);

@@ -12,7 +12,7 @@ use pegsol::{
 };
 use serde::Serialize;
 
-use super::{finish_of, finish_view, limits_of, start_of, start_text, write_strip};
+use super::{finish_of, finish_view, limits_of, start_and_finish, start_text, write_strip};
 use crate::answer::{FinishView, Line};
 use crate::cli::{BudgetArgs, Setup};
 use crate::common::{drawn, plural, print_json, print_moves, spinner, IMPOSSIBLE, UNDECIDED};
@@ -151,8 +151,7 @@ pub(crate) fn fewest(
     json: bool,
 ) -> Result<u8> {
     let began = Instant::now();
-    let start = start_of(board, setup)?;
-    let finish = finish_of(board, start, finish)?;
+    let (start, finish) = start_and_finish(board, setup, finish)?;
     let limits = limits_of(budget)?;
     let bar = spinner("solving first, for an upper bound");
     // The portfolio first: it refutes by class or exhaustion, or gives a line to beat.

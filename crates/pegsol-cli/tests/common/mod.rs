@@ -1,13 +1,30 @@
-//! What the server tests share: a running `pegsol serve` on a free port.
+//! What the CLI's tests share: running `pegsol` and reading its output, and a running
+//! `pegsol serve` on a free port.
 
 #![allow(dead_code)]
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 use std::time::Duration;
 
 use serde_json::Value;
+
+/// Runs `pegsol args` to its end.
+pub fn pegsol(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_pegsol"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
 
 /// A running `pegsol serve` on a port the system chose; killed on drop.
 pub struct Server {

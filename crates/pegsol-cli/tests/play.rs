@@ -1,0 +1,133 @@
+//! Playing from a position reached by play: `--after` on solve, check, fewest moves and the
+//! wide boards, and `pegsol hint`, whose every fate is checked against the solver.
+
+mod common;
+use common::{pegsol, stderr, stdout};
+use serde_json::Value;
+
+fn json(args: &[&str]) -> (Option<i32>, Value) {
+    let o = pegsol(args);
+    let v = serde_json::from_slice(&o.stdout)
+        .unwrap_or_else(|_| panic!("{args:?}: {}{}", stdout(&o), stderr(&o)));
+    (o.status.code(), v)
+}
+
+#[test]
+fn after_starts_from_the_position_a_line_reaches() {
+    let (code, v) = json(&["solve", "english", "--after", "d2-d4 f3-d3", "--json"]);
+    assert_eq!(code, Some(0), "{v}");
+    // The game's finish stays d4; the start is the one the two jumps reach.
+    assert_eq!(v["final"][0], "d4", "{v}");
+    assert_eq!(v["jumps"].as_array().unwrap().len(), 29, "{v}");
+    let (_, same) = json(&[
+        "solve", "english", "--empty", "d2,e3,f3", "--finish", "d4", "--json",
+    ]);
+    assert_eq!(v["jumps"], same["jumps"]);
+    // Moves may be written as chains of jumps; fewest moves and check take it too.
+    let (code, v) = json(&[
+        "solve",
+        "english",
+        "--after",
+        "d2-d4 f3-d3",
+        "--fewest-moves",
+        "--json",
+    ]);
+    assert_eq!(code, Some(0), "{v}");
+    let o = pegsol(&["check", "english", "--after", "d2-d4", "--finish", "a1"]);
+    assert_eq!(o.status.code(), Some(2), "no hole a1: {}", stderr(&o));
+    let (code, _) = json(&["check", "english", "--after", "d2-d4 f3-d3", "--json"]);
+    assert_eq!(code, Some(0));
+    // A board past 64 holes.
+    let (code, v) = json(&[
+        "solve", "rect:9x9", "--empty", "e5", "--after", "e3-e5", "--json",
+    ]);
+    assert_eq!(code, Some(0), "{v}");
+    assert_eq!(v["final"][0], "e5", "{v}");
+}
+
+#[test]
+fn an_illegal_jump_after_is_a_clear_error() {
+    for (line, message) in [
+        (
+            "d2-d4 d2-d4",
+            "--after: jump 2 (d2-d4) is illegal: no peg on d2",
+        ),
+        (
+            "d2-d4 b4-d4",
+            "--after: jump 2 (b4-d4) is illegal: d4 is not empty",
+        ),
+        ("d2-d4 f2-f4", "--after: no hole \"f2\""),
+        ("d2-d5", "--after"),
+    ] {
+        let o = pegsol(&["solve", "english", "--after", line]);
+        assert_eq!(o.status.code(), Some(2), "{line}");
+        assert!(stderr(&o).contains(message), "{line}: {}", stderr(&o));
+        let o = pegsol(&["hint", "english", "--after", line]);
+        assert_eq!(o.status.code(), Some(2), "{line}");
+    }
+}
+
+/// Random lines of play on three boards; at each position `hint` gives every legal jump's
+/// fate, and each is what the solver says of the position after that jump.
+#[test]
+fn every_hint_is_what_the_solver_says() {
+    let mut seed = 0x1234_5678_9abc_def1u64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let (mut wins, mut loses) = (0, 0);
+    for (board_name, plays) in [("english", 12), ("triangle5", 4), ("french", 10)] {
+        let board = pegsol::Board::builtin(board_name).unwrap();
+        for _ in 0..3 {
+            let mut pegs = board.start().unwrap();
+            let mut line: Vec<String> = Vec::new();
+            for _ in 0..plays {
+                let legal: Vec<_> = board.jumps().iter().filter(|j| j.is_legal(pegs)).collect();
+                if legal.is_empty() {
+                    break;
+                }
+                let j = legal[(next() % legal.len() as u64) as usize];
+                pegs = j.apply(pegs);
+                line.push(format!("{}-{}", board.label(j.from()), board.label(j.to())));
+            }
+            let after = line.join(" ");
+            let (code, v) = json(&[
+                "hint", board_name, "--after", &after, "--finish", "any", "--json",
+            ]);
+            for m in v["moves"].as_array().unwrap() {
+                let jump = m["jump"].as_str().unwrap();
+                let o = pegsol(&[
+                    "solve",
+                    board_name,
+                    "--after",
+                    &format!("{after} {jump}"),
+                    "--finish",
+                    "any",
+                ]);
+                match m["fate"].as_str().unwrap() {
+                    "wins" => {
+                        wins += 1;
+                        assert_eq!(o.status.code(), Some(0), "{board_name} {after} {jump}");
+                    }
+                    "loses" => {
+                        loses += 1;
+                        assert_eq!(o.status.code(), Some(1), "{board_name} {after} {jump}");
+                    }
+                    other => panic!("{board_name} {after} {jump}: {other}"),
+                }
+            }
+            let expected = match v["status"].as_str().unwrap() {
+                "winnable" | "won" => 0,
+                _ => 1,
+            };
+            assert_eq!(code, Some(expected), "{v}");
+        }
+    }
+    assert!(
+        wins >= 5 && loses >= 5,
+        "{wins} winning and {loses} losing jumps"
+    );
+}
