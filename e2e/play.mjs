@@ -47,7 +47,13 @@ const browser = await chromium.launch({
 try {
   const page = await browser.newPage({ viewport: { width: 1100, height: 800 } });
   page.setDefaultTimeout(30000);
-  await page.goto(url);
+  // Nothing the page loads by itself fails (the icon is inline: no favicon.ico 404).
+  const failedLoads = [];
+  page.on("response", (r) => { if (r.status() >= 400) failedLoads.push(`${r.status()} ${r.url()}`); });
+  await page.goto(url, { waitUntil: "load" });
+  await page.waitForTimeout(500);
+  check(failedLoads.length === 0,
+    `the page loads with no failed request (no favicon.ico 404): ${failedLoads.join(", ") || "none failed"}`);
   const hole = (l) => page.locator(`circle.hole[data-label="${l}"]`);
   const cls = async (l) => (await hole(l).getAttribute("class")) || "";
   const statusIs = async (text) => page.waitForFunction(
