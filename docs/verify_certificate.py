@@ -355,6 +355,9 @@ def main(argv):
     except (RecursionError, MemoryError) as e:
         print(f"cannot check the certificate: {type(e).__name__}")
         return 2
+    except Exception as e:  # a fault of this checker: still a rejection, never a traceback
+        print(f"cannot check the certificate: {type(e).__name__}: {e} (please report this)")
+        return 2
     print(("verified: " if ok else "rejected: ") + what)
     return 0 if ok else 1
 
