@@ -250,7 +250,9 @@ impl Board {
     /// Parses a board picture: one row per line, `o` a peg, `.` an empty hole, a space for no
     /// hole. Cells may also be separated by single spaces, as in `o o o . o o o`. An optional
     /// first line `lattice: orthogonal|diagonal|triangular` picks the lattice. The picture
-    /// gives the shape and the board's starting position. A picture of 65 to 256 holes is
+    /// gives the shape and the board's starting position. Lines end with `\n` or `\r\n`;
+    /// any other `\r` is an error (the exact rules, which certificate checkers follow too,
+    /// are in `docs/certificates.md`). A picture of 65 to 256 holes is
     /// [`Error::NeedsWide`]: read it with [`Shape::parse`] and build a
     /// [`WideBoard`](crate::WideBoard).
     ///
