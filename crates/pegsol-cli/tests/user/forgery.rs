@@ -10,8 +10,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-mod common;
-use common::pegsol;
+use super::common::pegsol;
 
 use serde_json::{json, Value};
 

@@ -1,8 +1,7 @@
 //! Playing from a position reached by play: `--after` on solve, check, fewest moves and the
 //! wide boards, and `pegsol hint`, whose every fate is checked against the solver.
 
-mod common;
-use common::{pegsol, stderr, stdout};
+use super::common::{pegsol, stderr, stdout};
 use serde_json::Value;
 
 fn json(args: &[&str]) -> (Option<i32>, Value) {

@@ -1,8 +1,7 @@
 //! What the CLI says where a first-time user stumbles: a misspelt board, the boards table,
 //! weights that prove nothing, a drawing that cannot be made, and each command's help.
 
-mod common;
-use common::{pegsol, stderr, stdout};
+use super::common::{pegsol, stderr, stdout};
 
 #[test]
 fn a_misspelt_board_gets_the_name_it_was_meant_to_be() {

@@ -2,8 +2,7 @@
 //! cap, cells that a spaced picture would merge, stray carriage returns, and finishes of
 //! many pegs whose positions are few.
 
-mod common;
-use common::{pegsol, stderr};
+use super::common::{pegsol, stderr};
 
 fn file(name: &str, bytes: &[u8]) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("pegsol-input-{}", std::process::id()));
