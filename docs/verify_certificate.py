@@ -239,6 +239,10 @@ def check(cert, kind):
     def total(w, p):
         return sum(w[i] for i in range(n) if p >> i & 1)
 
+    def floor(w):
+        """The least total of w over the finishes (for any `pegs` pegs: the lightest holes)."""
+        return min(total(w, f) for f in finishes) if pegs is None else sum(sorted(w)[:pegs])
+
     def broken(w):
         return next(((a, b, t) for a, b, t in jumps if w[a] + w[b] < w[t]), None)
 
@@ -280,10 +284,10 @@ def check(cert, kind):
         w = ws[0]
         if broken(w):
             return False, f"the weights break {jump(broken(w))}"
-        floor = min(total(w, f) for f in finishes) if pegs is None else sum(sorted(w)[:pegs])
-        if not total(w, start) < floor:
-            return False, f"the start totals {total(w, start)}, not less than the finishes' {floor}"
-        return True, f"a pagoda function: start {total(w, start)} < finishes {floor}{about}"
+        least = floor(w)
+        if not total(w, start) < least:
+            return False, f"the start totals {total(w, start)}, not less than the finishes' {least}"
+        return True, f"a pagoda function: start {total(w, start)} < finishes {least}{about}"
 
     # search
     perms = cert["symmetries"]
@@ -317,7 +321,7 @@ def check(cert, kind):
     for k, w in enumerate(functions):
         if broken(w):
             return False, f"pagoda function {k} breaks {jump(broken(w))}"
-        floors.append(min(total(w, f) for f in finishes) if pegs is None else sum(sorted(w)[:pegs]))
+        floors.append(floor(w))
 
     def cut(p):
         return any(total(w, p) < fl for w, fl in zip(functions, floors))

@@ -164,17 +164,18 @@ pub(super) struct Search<const W: usize> {
 }
 
 /// Images under one permutation: by byte tables where the budget allows, else hole by hole.
-enum Image<const W: usize> {
+enum Image<'p, const W: usize> {
     Tables(Vec<[Pos<W>; 256]>),
-    Holes(Vec<u32>),
+    /// The permutation as read, borrowed: the symmetries are not held twice.
+    Holes(&'p [u32]),
 }
 
-impl<const W: usize> Image<W> {
+impl<'p, const W: usize> Image<'p, W> {
     const TABLE_BYTES: usize = 8 * W * 256 * std::mem::size_of::<Pos<W>>();
 
-    fn new(perm: &[u32], tables: bool) -> Self {
+    fn new(perm: &'p [u32], tables: bool) -> Self {
         if !tables {
-            return Image::Holes(perm.to_vec());
+            return Image::Holes(perm);
         }
         Image::Tables(
             (0..8 * W)
@@ -231,7 +232,7 @@ pub(super) fn search<const W: usize>(
     // Symmetries: permutations mapping jumps to jumps and the finishes onto themselves.
     let triples: HashSet<(usize, usize, usize)> = g.jumps.iter().copied().collect();
     let tables = data.perms.len().saturating_mul(Image::<W>::TABLE_BYTES) <= data.table_budget;
-    let mut images: Vec<Image<W>> = Vec::with_capacity(data.perms.len());
+    let mut images: Vec<Image<'_, W>> = Vec::with_capacity(data.perms.len());
     for (k, perm) in data.perms.iter().enumerate() {
         let mut seen = vec![false; g.n];
         if perm.len() != g.n
