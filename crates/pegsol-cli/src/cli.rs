@@ -303,7 +303,7 @@ pub(crate) struct ArmyArgs {
     #[arg(long, default_value = "orthogonal", value_parser = parse_lattice)]
     pub lattice: pegsol::Lattice,
     /// The window searched: columns either side of the target (default: per lattice and
-    /// row, see the README).
+    /// row, see docs/guide/proofs.md).
     #[arg(long, value_parser = clap::value_parser!(u32).range(0..=200))]
     pub width: Option<u32>,
     /// The window searched: rows below the line it reaches down to.

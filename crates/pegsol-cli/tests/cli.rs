@@ -1169,6 +1169,28 @@ fn random_picture(seed: u64) -> String {
     text
 }
 
+/// `pegsol verify FILE` and, given the script, the Python checker on it, run side by side.
+fn verify_both(file: &str, script: Option<&str>) -> (Output, Option<Output>) {
+    let rust = Command::new(env!("CARGO_BIN_EXE_pegsol"))
+        .args(["verify", file])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let py = script.map(|script| {
+        Command::new("python3")
+            .args([script, file])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("python3 runs")
+    });
+    (
+        rust.wait_with_output().unwrap(),
+        py.map(|p| p.wait_with_output().unwrap()),
+    )
+}
+
 #[test]
 fn every_certificate_verifies_independently_and_tampering_is_caught() {
     let python = Command::new("python3").arg("--version").output().is_ok();
@@ -1176,8 +1198,8 @@ fn every_certificate_verifies_independently_and_tampering_is_caught() {
         env!("CARGO_MANIFEST_DIR"),
         "/../../docs/verify_certificate.py"
     );
-    let (mut refuted, mut solvable, mut kinds) = (0, 0, std::collections::BTreeMap::new());
-    for seed in 0..240u64 {
+    // One seed's verdict: the certificate's kind when refuted, None when solvable or skipped.
+    let one = |seed: u64| -> Option<Option<String>> {
         let board = temp_board(
             &format!("random-{seed}.txt"),
             &random_picture(seed * 7919 + 1),
@@ -1197,27 +1219,15 @@ fn every_certificate_verifies_independently_and_tampering_is_caught() {
             cert_s,
         ]);
         if o.status.code() == Some(2) {
-            continue; // a start with too few pegs for the finish
+            return None; // a start with too few pegs for the finish
         }
         let v = json(&o);
-        match v["status"].as_str().unwrap() {
+        let verdict = match v["status"].as_str().unwrap() {
             "refuted" => {
-                refuted += 1;
-                *kinds
-                    .entry(v["certificate"]["kind"].as_str().unwrap().to_string())
-                    .or_insert(0) += 1;
-                let checked = pegsol(&["verify", cert_s]);
-                assert_eq!(
-                    checked.status.code(),
-                    Some(0),
-                    "{board}: {}",
-                    stdout(&checked)
-                );
-                if python {
-                    let py = Command::new("python3")
-                        .args([script, cert_s])
-                        .output()
-                        .unwrap();
+                // Both checkers at once: each is a process of its own.
+                let (rust, py) = verify_both(cert_s, python.then_some(script));
+                assert_eq!(rust.status.code(), Some(0), "{board}: {}", stdout(&rust));
+                if let Some(py) = py {
                     assert_eq!(py.status.code(), Some(0), "{board}: {}", stdout(&py));
                 }
                 // The same file claiming that the start cannot reach itself: false, so every
@@ -1226,25 +1236,46 @@ fn every_certificate_verifies_independently_and_tampering_is_caught() {
                     serde_json::from_str(&std::fs::read_to_string(&cert).unwrap()).unwrap();
                 c["finishes"] = Value::from(vec![c["start"].clone()]);
                 std::fs::write(&cert, c.to_string()).unwrap();
-                let tampered = pegsol(&["verify", cert_s]);
-                assert_eq!(
-                    tampered.status.code(),
-                    Some(1),
-                    "{board}: {}",
-                    stdout(&tampered)
-                );
-                if python {
-                    let py = Command::new("python3")
-                        .args([script, cert_s])
-                        .output()
-                        .unwrap();
+                let (rust, py) = verify_both(cert_s, python.then_some(script));
+                assert_eq!(rust.status.code(), Some(1), "{board}: {}", stdout(&rust));
+                if let Some(py) = py {
                     assert_eq!(py.status.code(), Some(1), "{board}: {}", stdout(&py));
                 }
+                Some(Some(v["certificate"]["kind"].as_str().unwrap().to_string()))
             }
-            "solvable" => solvable += 1,
+            "solvable" => Some(None),
             other => panic!("{board}: {other}: {v}"),
-        }
+        };
         let _ = std::fs::remove_file(&cert);
+        verdict
+    };
+    // Three threads over the seeds: the test is mostly waiting on the processes it starts.
+    let verdicts: Vec<Option<Option<String>>> = std::thread::scope(|scope| {
+        let one = &one;
+        let threads: Vec<_> = (0..3u64)
+            .map(|t| {
+                scope.spawn(move || {
+                    (0..240u64)
+                        .filter(|s| s % 3 == t)
+                        .map(one)
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        threads
+            .into_iter()
+            .flat_map(|h| h.join().unwrap())
+            .collect()
+    });
+    let (mut refuted, mut solvable, mut kinds) = (0, 0, std::collections::BTreeMap::new());
+    for verdict in verdicts.into_iter().flatten() {
+        match verdict {
+            Some(kind) => {
+                refuted += 1;
+                *kinds.entry(kind).or_insert(0) += 1;
+            }
+            None => solvable += 1,
+        }
     }
     println!("{refuted} refuted ({kinds:?}), {solvable} solvable");
     assert!(

@@ -45,19 +45,26 @@ fn scratch(test: &str) -> PathBuf {
 
 /// Both checkers' verdicts on the file at `path`: (exit code, output) each.
 fn both(path: &Path, python: bool) -> [(Option<i32>, String); 2] {
-    let rust = pegsol(&["verify", path.to_str().unwrap()]);
-    let py = if python {
+    let path = path.to_str().unwrap();
+    let piped = |c: &mut Command| {
+        c.stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    // Both checkers at once: each is a process of its own.
+    let rust = piped(Command::new(env!("CARGO_BIN_EXE_pegsol")).args(["verify", path]));
+    let py = python.then(|| {
         // PEGSOL_PY_CHECKER runs the suite against another script (an older checker, to see
         // that the suite catches what it let through).
         let script = std::env::var("PEGSOL_PY_CHECKER").unwrap_or_else(|_| SCRIPT.to_string());
-        let o = Command::new("python3")
-            .args([script.as_str(), path.to_str().unwrap()])
-            .output()
-            .unwrap();
+        piped(Command::new("python3").args([script.as_str(), path]))
+    });
+    let rust = rust.wait_with_output().unwrap();
+    let py = py.map_or((Some(1), String::new()), |p| {
+        let o = p.wait_with_output().unwrap();
         (o.status.code(), text(&o))
-    } else {
-        (Some(1), String::new())
-    };
+    });
     [(rust.status.code(), text(&rust)), py]
 }
 
@@ -727,20 +734,43 @@ fn both_checkers_reject_every_forgery_and_accept_every_genuine_certificate() {
     );
 
     assert!(forged.len() >= 100, "{} forgeries", forged.len());
+    // Two threads over the files: the test is mostly waiting on the checkers' processes.
+    let verdicts: Vec<(&str, Option<i32>, String, &String)> = std::thread::scope(|scope| {
+        let (forged, dir) = (&forged, &dir);
+        let threads: Vec<_> = (0..2)
+            .map(|t| {
+                scope.spawn(move || {
+                    let mut out = Vec::new();
+                    for (k, (name, bytes)) in forged.iter().enumerate().filter(|(k, _)| k % 2 == t)
+                    {
+                        let path = dir.join(format!("forged-{k}.json"));
+                        std::fs::write(&path, bytes).unwrap();
+                        for (who, (code, text)) in ["pegsol verify", "python"]
+                            .into_iter()
+                            .zip(both(&path, python))
+                        {
+                            out.push((who, code, text, name));
+                        }
+                    }
+                    out
+                })
+            })
+            .collect();
+        threads
+            .into_iter()
+            .flat_map(|h| h.join().unwrap())
+            .collect()
+    });
     let mut accepted = Vec::new();
     let mut by_code = BTreeMap::new();
-    for (k, (name, bytes)) in forged.iter().enumerate() {
-        let path = dir.join(format!("forged-{k}.json"));
-        std::fs::write(&path, bytes).unwrap();
-        for (who, (code, out)) in ["pegsol verify", "python"].iter().zip(both(&path, python)) {
-            *by_code.entry((*who, code)).or_insert(0) += 1;
-            let clean = matches!(code, Some(1 | 2))
-                && !out.contains("verified")
-                && !out.contains("Traceback")
-                && !out.contains("panicked");
-            if !clean {
-                accepted.push(format!("{who} on {name:?}: exit {code:?}: {out}"));
-            }
+    for (who, code, out, name) in verdicts {
+        *by_code.entry((who, code)).or_insert(0) += 1;
+        let clean = matches!(code, Some(1 | 2))
+            && !out.contains("verified")
+            && !out.contains("Traceback")
+            && !out.contains("panicked");
+        if !clean {
+            accepted.push(format!("{who} on {name:?}: exit {code:?}: {out}"));
         }
     }
     assert!(accepted.is_empty(), "{}", accepted.join("\n"));

@@ -27,6 +27,7 @@
 //! summed in), `cut` (pagoda cuts); the key space itself is `crate::space`, which `fewest`
 //! shares.
 
+#[cfg(feature = "cluster")]
 mod cluster;
 mod cut;
 mod forward;
@@ -49,6 +50,7 @@ use crate::space::Space;
 use crate::spill;
 
 pub use crate::spill::{remove_scratch_of, SCRATCH_PREFIX};
+#[cfg(feature = "cluster")]
 pub use cluster::{count_cluster, Cluster, ClusterCount};
 
 /// Figures for one jump level.
