@@ -346,7 +346,7 @@ pub(crate) struct CountArgs {
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub threads: Option<u16>,
     /// Memory budget for the stored levels, in MB.
-    #[arg(long, default_value_t = 8192, value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
+    #[arg(long, default_value_t = 4096, value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
     pub max_memory: u64,
     /// Time budget in seconds: stop at the first level boundary (or slice of a spilled
     /// level) after it (exit 3).

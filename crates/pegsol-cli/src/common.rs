@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
-use pegsol::{notation, Bits, Board, Finish, Jump, Limits, Problem};
+use pegsol::{notation, Bits, Board, Finish, Hole, Jump, Limits, Problem};
 
 use crate::cli::Setup;
 
@@ -378,6 +378,74 @@ pub(crate) fn explain(problem: &Problem, reason: pegsol::Reason) -> String {
         pegsol::Reason::Pagoda => "pagoda function: a weighting whose total never rises is lower on the start than on the finish".to_string(),
         pegsol::Reason::Exhausted => "exhausted search: every line of play was tried".to_string(),
     }
+}
+
+/// What to try instead of a finish that the start's position class rules out, as lines to
+/// print: finishes of one or two pegs that the class allows, and single vacancies from which
+/// one peg is not ruled out. `None` when the class allows nothing nearby. Only the class is
+/// consulted: what it allows is worth a try, not known to be solvable, and the text says so.
+pub(crate) fn class_suggestion(problem: &Problem) -> Option<String> {
+    let (board, start) = (problem.board(), problem.start());
+    let classes = board.classes();
+    let holes: Vec<Hole> = board.holes().iter().collect();
+    let singles_of = |set: Bits| -> Vec<String> {
+        let class = classes.class_of(set);
+        holes
+            .iter()
+            .filter(|h| classes.class_of(h.bit()) == class)
+            .map(|&h| board.label(h))
+            .collect()
+    };
+    let singles = singles_of(start);
+    let mut tries = Vec::new();
+    if let Some(first) = singles.first() {
+        tries.push(format!(
+            "  --finish {first}   (the single pegs of this class: {})",
+            singles.join(" ")
+        ));
+        if !matches!(problem.finish(), Finish::AnyOne) {
+            tries.push("  --finish any".to_string());
+        }
+    } else {
+        let c = classes.class_of(start);
+        let two = holes.iter().enumerate().find_map(|(i, &a)| {
+            holes[i + 1..]
+                .iter()
+                .find(|&&b| classes.class_of(a.bit().with(b)) == c)
+                .map(|&b| (a, b))
+        });
+        if let Some((a, b)) = two {
+            tries.push(format!(
+                "  --finish any:2   (two pegs, such as {} and {}, are in this class)",
+                board.label(a),
+                board.label(b)
+            ));
+        }
+        // Another single vacancy, when this start is one: those whose class has single pegs.
+        if start.count() + 1 == board.hole_count() as u32 {
+            let others: Vec<String> = holes
+                .iter()
+                .filter(|&&v| !singles_of(board.holes().without(v)).is_empty())
+                .map(|&v| board.label(v))
+                .collect();
+            if let Some((first, rest)) = others.split_first() {
+                let also = if rest.is_empty() {
+                    String::new()
+                } else {
+                    format!(", or --empty {}", rest[..rest.len().min(4)].join(", "))
+                };
+                tries.push(format!(
+                    "  --empty {first} --finish any   (one peg is in that start's class{also})"
+                ));
+            }
+        }
+    }
+    (!tries.is_empty()).then(|| {
+        format!(
+            "try instead (the class allows these; only a search can say they are solvable):\n{}",
+            tries.join("\n")
+        )
+    })
 }
 
 /// `1 move`, `2 moves`.

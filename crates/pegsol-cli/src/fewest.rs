@@ -136,6 +136,11 @@ pub(crate) fn fewest(
         },
         MovesOutcome::Impossible(reason) => {
             println!("impossible: {}", explain(&problem, *reason));
+            if *reason == pegsol::Reason::Class {
+                if let Some(instead) = crate::common::class_suggestion(&problem) {
+                    println!("{instead}");
+                }
+            }
         }
         MovesOutcome::Undecided { budget: b, best } => {
             println!("{}", undecided_text(*b, &limits));

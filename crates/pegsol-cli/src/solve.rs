@@ -168,6 +168,11 @@ pub(crate) fn run(
         }
         Outcome::Impossible(reason) => {
             println!("impossible: {}", explain(&problem, *reason));
+            if *reason == pegsol::Reason::Class {
+                if let Some(instead) = crate::common::class_suggestion(&problem) {
+                    println!("{instead}");
+                }
+            }
         }
         Outcome::Undecided(b) => println!("{}", undecided_text(*b, &limits)),
     }

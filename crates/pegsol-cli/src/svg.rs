@@ -111,6 +111,28 @@ fn board_group(sketch: &Sketch, frame: &Frame, dx: f64) -> String {
     out
 }
 
+/// The narrowest tile of a catalog grid, in px: room for a caption line of about 22
+/// characters at 11 px.
+const TILE_MIN_WIDTH: f64 = 156.0;
+
+/// The height of a caption line of a catalog tile, in px.
+const CAPTION_LINE: f64 = 14.0;
+
+/// A caption line of 11 px text centred on `x`, squeezed to `max_width` when a rough
+/// estimate of its width (0.62 em a character) says it would not fit.
+fn caption_text(x: f64, y: f64, text: &str, max_width: f64) -> String {
+    let estimate = 11.0 * 0.62 * text.chars().count() as f64;
+    let squeeze = if estimate > max_width {
+        format!(" textLength=\"{max_width:.0}\" lengthAdjust=\"spacingAndGlyphs\"")
+    } else {
+        String::new()
+    };
+    format!(
+        "  <text x=\"{x:.1}\" y=\"{y:.1}\" font-family=\"sans-serif\" font-size=\"11\" text-anchor=\"middle\"{squeeze}>{}</text>\n",
+        escape(text)
+    )
+}
+
 fn escape(text: &str) -> String {
     text.replace('&', "&amp;")
         .replace('<', "&lt;")
@@ -215,7 +237,12 @@ pub fn strip_wide(
 pub fn catalog_grid(board: &Board, catalog: &pegsol::catalog::Catalog) -> String {
     use pegsol::Outcome;
     let sketch = Sketch::of(board);
-    let (w, h) = sketch.size();
+    let (board_w, h) = sketch.size();
+    // A tile is at least wide enough for its caption, in two short lines, and the board is
+    // centred in it (a 148 px tile clipped the one-line caption of about 190 px).
+    let w = board_w.max(TILE_MIN_WIDTH);
+    let shift = (w - board_w) / 2.0;
+    let h = h + CAPTION_LINE;
     let per_row = 4.min(catalog.vacancies.len().max(1));
     let rows = catalog.vacancies.len().div_ceil(per_row);
     let mut out = format!(
@@ -231,7 +258,7 @@ pub fn catalog_grid(board: &Board, catalog: &pegsol::catalog::Catalog) -> String
         let mut ends = 0;
         for hole in board.holes() {
             let (x, y) = sketch.place(hole.index());
-            let (x, y) = (x + MARGIN, y + MARGIN);
+            let (x, y) = (x + MARGIN + shift, y + MARGIN);
             // Single finishes: the problem for this hole; any peg: the vacancy's one problem,
             // green on the hole its solution ends on.
             let entry = catalog
@@ -255,18 +282,26 @@ pub fn catalog_grid(board: &Board, catalog: &pegsol::catalog::Catalog) -> String
                 board.label(hole)
             );
         }
-        let caption = format!(
-            "{} empty ({} like it): {ends} end holes",
-            board.label(v.hole),
-            v.members.len()
-        );
-        let _ = writeln!(
-            out,
-            "  <text x=\"{:.1}\" y=\"{:.1}\" font-family=\"sans-serif\" font-size=\"12\" text-anchor=\"middle\">{}</text>\n</g>",
-            w / 2.0,
-            h - 6.0,
-            escape(&caption)
-        );
+        let like = match v.members.len() {
+            1 => String::new(),
+            n => format!(", {n} like it"),
+        };
+        let lines = [
+            format!("{} empty{like}", board.label(v.hole)),
+            match ends {
+                1 => "1 end hole".to_string(),
+                n => format!("{n} end holes"),
+            },
+        ];
+        for (k, line) in lines.iter().enumerate() {
+            out.push_str(&caption_text(
+                w / 2.0,
+                h - 6.0 - CAPTION_LINE * (1 - k) as f64,
+                line,
+                w - 8.0,
+            ));
+        }
+        out.push_str("</g>\n");
     }
     out.push_str("</svg>\n");
     out
@@ -289,6 +324,45 @@ mod tests {
         // Pegs: 32, 31, 30, 29 over the four frames.
         assert_eq!(svg.matches("r=\"10\"").count(), 32 + 31 + 30 + 29);
         assert!(svg.contains("3. d4-d2"));
+    }
+
+    /// Every caption line of a catalog's tiles fits its tile: at most 22 characters, or
+    /// squeezed to the tile's width.
+    #[test]
+    fn catalog_captions_fit_their_tiles() {
+        for name in ["triangle5", "rect:3x3", "english"] {
+            let board = std::sync::Arc::new(Board::builtin(name).unwrap());
+            let catalog = pegsol::catalog::catalog(
+                &board,
+                pegsol::catalog::Finishes::Single,
+                &pegsol::Limits::default(),
+                &|_, _| {},
+            )
+            .unwrap();
+            let svg = catalog_grid(&board, &catalog);
+            let tiles = svg.matches("<g transform").count();
+            assert_eq!(tiles, catalog.vacancies.len(), "{name}");
+            let texts: Vec<&str> = svg.split("<text ").skip(1).collect();
+            assert_eq!(texts.len(), 2 * tiles, "{name}: two caption lines a tile");
+            for t in texts {
+                let line = &t[t.find('>').unwrap() + 1..t.find("</text>").unwrap()];
+                assert!(
+                    line.chars().count() <= 22 || t.contains("textLength"),
+                    "{name}: {line}"
+                );
+            }
+            let width: f64 = svg
+                .split("width=\"")
+                .nth(1)
+                .and_then(|r| r.split('"').next())
+                .unwrap()
+                .parse()
+                .unwrap();
+            assert!(
+                width >= TILE_MIN_WIDTH * tiles.min(4) as f64,
+                "{name}: {width}"
+            );
+        }
     }
 
     #[test]

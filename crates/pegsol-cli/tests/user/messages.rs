@@ -92,3 +92,72 @@ fn only_ends_says_its_time_budget_is_per_hole() {
     let help = stdout(&pegsol(&["ends", "--help"]));
     assert!(help.contains("for each end hole"), "{help}");
 }
+
+/// A finish that the position class rules out comes with what to try instead, and what it
+/// offers is not itself ruled out: each suggested line runs to a solution here.
+#[test]
+fn a_finish_the_class_rules_out_suggests_finishes_that_work() {
+    for (args, offered) in [
+        (
+            vec!["french"],
+            vec!["--finish any:2", "--empty c1 --finish any"],
+        ),
+        (
+            vec!["french", "--empty", "c1", "--finish", "d4"],
+            vec!["--finish e1", "--finish any"],
+        ),
+        (
+            vec!["english", "--finish", "c3"],
+            vec!["--finish d1", "--finish any"],
+        ),
+    ] {
+        let mut solve = vec!["solve"];
+        solve.extend(&args);
+        let o = pegsol(&solve);
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        let text = stdout(&o);
+        assert!(text.contains("try instead"), "{args:?}: {text}");
+        let lines: Vec<&str> = text
+            .lines()
+            .filter(|l| l.starts_with("  --"))
+            .map(|l| l.split("   (").next().unwrap().trim())
+            .collect();
+        assert_eq!(lines, offered, "{args:?}: {text}");
+        for line in lines {
+            // The suggestion replaces the finish (and the vacancy, when it names one).
+            let mut again = vec!["solve", args[0]];
+            if !line.contains("--empty") {
+                again.extend(args[1..].chunks(2).filter(|p| p[0] != "--finish").flatten());
+            }
+            again.extend(line.split(' '));
+            let o = pegsol(&again);
+            assert_eq!(o.status.code(), Some(0), "{again:?}: {}", stdout(&o));
+        }
+    }
+    // A problem the class does not decide gets no such lines.
+    let o = pegsol(&["solve", "triangle5", "--empty", "b3", "--finish", "b3"]);
+    assert!(!stdout(&o).contains("try instead"), "{}", stdout(&o));
+}
+
+/// One memory budget by default across the commands (the count's was 8192 MB).
+#[test]
+fn every_memory_budget_defaults_to_4096_mb() {
+    let mut seen = 0;
+    for command in [
+        "solve", "shortest", "catalog", "ends", "count", "check", "army", "hint",
+    ] {
+        let help = stdout(&pegsol(&[command, "--help"]));
+        let Some(at) = help.find("--max-memory") else {
+            continue;
+        };
+        let option = &help[at..];
+        let end = option.find("\n  -").unwrap_or(option.len());
+        assert!(
+            option[..end].contains("[default: 4096]"),
+            "{command}: {}",
+            &option[..end]
+        );
+        seen += 1;
+    }
+    assert!(seen >= 6, "{seen} commands take --max-memory");
+}
