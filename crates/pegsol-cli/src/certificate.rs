@@ -132,14 +132,17 @@ mod tests {
     #[test]
     fn wide_positions_are_written_as_one_number() {
         assert_eq!(hex_wide(WidePegs::EMPTY), "0");
-        assert_eq!(hex_wide(WidePegs::bit(0)), "1");
-        assert_eq!(hex_wide(WidePegs::bit(64)), format!("1{}", "0".repeat(16)));
+        assert_eq!(hex_wide(WidePegs::single(pegsol::Hole::at(0))), "1");
         assert_eq!(
-            hex_wide(WidePegs::bit(255).with(4)),
+            hex_wide(WidePegs::single(pegsol::Hole::at(64))),
+            format!("1{}", "0".repeat(16))
+        );
+        assert_eq!(
+            hex_wide(WidePegs::single(pegsol::Hole::at(255)).with(pegsol::Hole::at(4))),
             format!("8{}10", "0".repeat(61))
         );
         // The 64-hole writer and this one agree where both apply.
-        let p = WidePegs::bit(63).with(5);
+        let p = WidePegs::single(pegsol::Hole::at(63)).with(pegsol::Hole::at(5));
         assert_eq!(hex_wide(p), hex(Bits(p.0[0])));
     }
 }

@@ -225,7 +225,9 @@ pub fn strip_wide(
     per_row: usize,
 ) -> String {
     let sketch = Sketch::of_wide(board);
-    let start: Vec<bool> = (0..board.hole_count()).map(|h| start.contains(h)).collect();
+    let start: Vec<bool> = (0..board.hole_count())
+        .map(|h| start.contains(Hole::at(h)))
+        .collect();
     let jumps: Vec<(usize, usize, usize)> =
         jumps.iter().map(|j| (j.from(), j.over(), j.to())).collect();
     strip_of(&sketch, &frames(start, &sketch.labels, &jumps), per_row)

@@ -101,7 +101,7 @@ impl Catalog {
 /// The orbits of `items` under the group elements `group` acting by `act`, each orbit in
 /// item order (its first member the representative).
 fn orbits(items: &[Hole], group: &[usize], act: impl Fn(usize, Hole) -> Hole) -> Vec<Vec<Hole>> {
-    let mut done = Bits::EMPTY;
+    let mut done: Bits = Bits::EMPTY;
     let mut out = Vec::new();
     for &h in items {
         if done.contains(h) {

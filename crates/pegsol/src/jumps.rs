@@ -42,20 +42,20 @@ impl Jump {
 
     /// The two holes that must hold pegs.
     #[must_use]
-    pub const fn needs(self) -> Bits {
+    pub fn needs(self) -> Bits {
         self.from.bit().union(self.over.bit())
     }
 
     /// All three holes: a jump is `xor` with this set.
     #[must_use]
-    pub const fn holes(self) -> Bits {
+    pub fn holes(self) -> Bits {
         self.needs().with(self.to)
     }
 
     /// Whether the jump can be played in `pegs`.
     #[must_use]
     #[inline]
-    pub const fn is_legal(self, pegs: Bits) -> bool {
+    pub fn is_legal(self, pegs: Bits) -> bool {
         let needs = self.needs().raw();
         pegs.raw() & needs == needs && !pegs.contains(self.to)
     }
@@ -63,7 +63,7 @@ impl Jump {
     /// The position after the jump (no legality check).
     #[must_use]
     #[inline]
-    pub const fn apply(self, pegs: Bits) -> Bits {
+    pub fn apply(self, pegs: Bits) -> Bits {
         pegs.xor(self.holes())
     }
 }

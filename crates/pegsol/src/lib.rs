@@ -57,7 +57,7 @@ mod table;
 mod testing;
 mod wide;
 
-pub use bitset::{Bits, BitsIter, Hole, MAX_HOLES};
+pub use bitset::{Bits, BitsIter, Hole, Word, MAX_HOLES};
 pub use board::{Board, GridLine, Position};
 pub use classes::{Class, Classes};
 pub use ends::{ends, ends_with_progress, EndHole, Ends};
@@ -79,5 +79,5 @@ pub use wide::{
     replay_wide, solve_wide, solve_wide_with, wide_move_count, WideBoard, WideCatalog,
     WideCertificate, WideCount, WideEntry, WideFinish, WideJump, WideLimits, WideMoves,
     WideMovesOutcome, WideMovesProgress, WideMovesReport, WideOutcome, WidePegs, WideReport,
-    WideSet, WideVacancy,
+    WideVacancy,
 };

@@ -270,7 +270,7 @@ impl Pagoda {
     #[must_use]
     pub fn total_wide(&self, pegs: WidePegs) -> i64 {
         pegs.iter()
-            .map(|h| self.weights.get(h).copied().unwrap_or(0))
+            .map(|h| self.weights.get(h.index()).copied().unwrap_or(0))
             .sum()
     }
 
@@ -306,7 +306,7 @@ impl Pagoda {
         let exact;
         let finishes = match finish {
             WideFinish::Exactly(f) => {
-                exact = [f.iter().collect::<Vec<_>>()];
+                exact = [f.iter().map(Hole::index).collect::<Vec<_>>()];
                 LpFinishes::Each(&exact)
             }
             &WideFinish::Pegs(k) => LpFinishes::Pegs(k),
@@ -318,7 +318,7 @@ impl Pagoda {
         refuting_weights(
             board.hole_count(),
             &jumps,
-            &start.iter().collect::<Vec<_>>(),
+            &start.iter().map(Hole::index).collect::<Vec<_>>(),
             &finishes,
             |w| Pagoda::of_wide(board, w).filter(refutes),
         )

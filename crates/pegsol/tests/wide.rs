@@ -5,8 +5,8 @@
 use std::collections::{BTreeSet, HashSet};
 
 use pegsol::{
-    refute_wide, replay_wide, solve_wide, Lattice, Shape, WideBoard, WideCertificate, WideFinish,
-    WideLimits, WideOutcome, WidePegs,
+    refute_wide, replay_wide, solve_wide, Hole, Lattice, Shape, WideBoard, WideCertificate,
+    WideFinish, WideLimits, WideOutcome, WidePegs,
 };
 use proptest::prelude::*;
 
@@ -102,7 +102,7 @@ fn sound_by_coordinates(
         WideCertificate::Class { sets, .. } => sets.iter().all(|s| {
             jumps
                 .iter()
-                .all(|j| j.iter().filter(|&&h| s.contains(h)).count() % 2 == 0)
+                .all(|j| j.iter().filter(|&&h| s.contains(Hole::at(h))).count() % 2 == 0)
         }),
         WideCertificate::Pagoda { pagoda, .. } => {
             let w = pagoda.weights();
@@ -141,12 +141,12 @@ proptest! {
         near.sort_by_key(|&(r, c)| ((r - centre.0).abs() + (c - centre.1).abs(), (r * 7 + c * 13 + seed as i64) % 5));
         let start_cells: BTreeSet<Cell> = near.iter().take(pegs).copied().collect();
         let hole = |&(r, c): &Cell| board.hole_at(r, c).unwrap();
-        let start = start_cells.iter().fold(WidePegs::EMPTY, |s, c| s.with(hole(c)));
+        let start = start_cells.iter().fold(WidePegs::EMPTY, |s, c| s.with(Hole::at(hole(c))));
         let target_cell = near[((seed >> 16) % (pegs as u64 + 4)) as usize];
         let (finish, count) = match kind {
             0 => (WideFinish::Pegs(1), 1),
             1 => (WideFinish::Pegs(2), 2),
-            _ => (WideFinish::Exactly(WidePegs::EMPTY.with(hole(&target_cell))), 1),
+            _ => (WideFinish::Exactly(WidePegs::EMPTY.with(Hole::at(hole(&target_cell)))), 1),
         };
         let taken: HashSet<Cell> = cells.iter().copied().collect();
         let wanted = |p: &BTreeSet<Cell>| match &finish {
@@ -204,9 +204,9 @@ fn refutations_agree_with_brute_force() {
         let hole = |&(r, c): &Cell| board.hole_at(r, c).unwrap();
         let start = start_cells
             .iter()
-            .fold(WidePegs::EMPTY, |s, c| s.with(hole(c)));
+            .fold(WidePegs::EMPTY, |s, c| s.with(Hole::at(hole(c))));
         let target = cells[(next() % n as u64) as usize];
-        let finish = WideFinish::Exactly(WidePegs::bit(hole(&target)));
+        let finish = WideFinish::Exactly(WidePegs::single(Hole::at(hole(&target))));
         let taken: HashSet<Cell> = cells.iter().copied().collect();
         let wanted = |p: &BTreeSet<Cell>| p.len() == 1 && p.contains(&target);
         let solvable = brute_force(
@@ -249,9 +249,9 @@ fn a_66_hole_triangle_and_the_9x9_square_come_down_to_one_peg() {
     ] {
         let board = WideBoard::builtin(name).unwrap();
         let vacancy = board.hole(empty).unwrap();
-        let start = board.holes().without(vacancy);
+        let start = board.holes().without(Hole::at(vacancy));
         let finish = match finish {
-            WideFinish::Exactly(_) => WideFinish::Exactly(WidePegs::EMPTY.with(vacancy)),
+            WideFinish::Exactly(_) => WideFinish::Exactly(WidePegs::EMPTY.with(Hole::at(vacancy))),
             f => f,
         };
         let report = solve_wide(&board, start, &finish, &WideLimits::default()).unwrap();
@@ -270,8 +270,8 @@ fn the_class_test_refutes_at_once_on_256_holes() {
     // neighbour b1 (a jump keeps the class; b1 and a1 differ in it).
     let board = WideBoard::builtin("rect:16x16").unwrap();
     assert_eq!(board.words(), 4);
-    let start = board.holes().without(board.hole("a1").unwrap());
-    let finish = WideFinish::Exactly(WidePegs::EMPTY.with(board.hole("b1").unwrap()));
+    let start = board.holes().without(Hole::at(board.hole("a1").unwrap()));
+    let finish = WideFinish::Exactly(WidePegs::EMPTY.with(Hole::at(board.hole("b1").unwrap())));
     let report = solve_wide(&board, start, &finish, &WideLimits::default()).unwrap();
     assert_eq!(
         report.outcome,
@@ -435,11 +435,11 @@ fn check_count_and_moves(
     let hole = |&(r, c): &Cell| board.hole_at(r, c).unwrap();
     let start = start_cells
         .iter()
-        .fold(WidePegs::EMPTY, |s, c| s.with(hole(c)));
+        .fold(WidePegs::EMPTY, |s, c| s.with(Hole::at(hole(c))));
     let wanted = |p: &BTreeSet<Cell>| match finish {
         WideFinish::Pegs(k) => p.len() == *k,
         WideFinish::Exactly(f) => {
-            p.len() == f.count() as usize && f.iter().all(|h| p.contains(&cell(h)))
+            p.len() == f.count() as usize && f.iter().all(|h| p.contains(&cell(h.index())))
         }
     };
     let expected = count_by_coordinates(&cells, dirs, start_cells, &wanted);
@@ -487,7 +487,7 @@ fn check_count_and_moves(
     let reached: u128 = c.finishes.iter().map(|f| f.1).sum();
     prop_assert_eq!(reached, expected.solutions);
     for (p, _) in &c.finishes {
-        prop_assert!(wanted(&p.iter().map(cell).collect()));
+        prop_assert!(wanted(&p.iter().map(|h| cell(h.index())).collect()));
     }
     let best = fewest_by_coordinates(&cells, dirs, start_cells, &wanted);
     let r = pegsol::fewest_moves_wide(board, &[start], finish, &WideLimits::default(), &|_| {})
@@ -496,7 +496,7 @@ fn check_count_and_moves(
         pegsol::WideMovesOutcome::Optimal(s) => {
             prop_assert_eq!(Some(s.moves), best);
             let end = replay_wide(board, start, &s.jumps).unwrap();
-            prop_assert!(wanted(&end.iter().map(cell).collect()));
+            prop_assert!(wanted(&end.iter().map(|h| cell(h.index())).collect()));
         }
         pegsol::WideMovesOutcome::Impossible => prop_assert_eq!(best, None),
         pegsol::WideMovesOutcome::Undecided(b) => prop_assert!(false, "undecided: {:?}", b),
@@ -552,20 +552,20 @@ proptest! {
         for k in 0..picks {
             let h = middle[((seed >> (8 * k)) % 10) as usize];
             for g in 0..board.symmetry_count() {
-                start = start.union(board.apply_symmetry(g, WidePegs::EMPTY.with(h)));
+                start = start.union(board.apply_symmetry(g, WidePegs::EMPTY.with(Hole::at(h))));
             }
         }
         let start_cells: BTreeSet<Cell> = start
             .iter()
             .map(|h| {
-                let (r, c) = board.coords(h);
+                let (r, c) = board.coords(h.index());
                 (r as i64, c as i64)
             })
             .collect();
         // An exact finish kept by the group: the middle hole where there is one.
         let centre = middle[0];
         let finish = if exact && start.count() > 1 {
-            WideFinish::Exactly(WidePegs::EMPTY.with(centre))
+            WideFinish::Exactly(WidePegs::EMPTY.with(Hole::at(centre)))
         } else {
             WideFinish::Pegs(1)
         };
@@ -632,7 +632,9 @@ fn the_basic_game_lines_of_triangles_11_and_12_replay_in_their_moves() {
         assert_eq!(pegs.len(), 1, "side {n}");
         assert_eq!(*pegs.iter().next().unwrap(), cell(&field("final")));
         // And by the library's checker, from the same start.
-        let start = board.holes().without(board.hole(&field("empty")).unwrap());
+        let start = board
+            .holes()
+            .without(Hole::at(board.hole(&field("empty")).unwrap()));
         assert_eq!(replay_wide(&board, start, &jumps).unwrap().count(), 1);
         assert_eq!(pegsol::wide_move_count(&jumps) as usize, stated);
     }

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Result;
-use pegsol::{WideBoard, WideFinish, WideLimits, WideOutcome, WidePegs};
+use pegsol::{Hole, WideBoard, WideFinish, WideLimits, WideOutcome, WidePegs};
 use rayon::prelude::*;
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -238,14 +238,19 @@ pub(super) fn answer(
                 .jumps()
                 .iter()
                 .filter(|j| {
-                    start.contains(j.from()) && start.contains(j.over()) && !start.contains(j.to())
+                    start.contains(Hole::at(j.from()))
+                        && start.contains(Hole::at(j.over()))
+                        && !start.contains(Hole::at(j.to()))
                 })
                 .collect();
             let share = (budget / legal.len().max(1) as u32 * 2).max(Duration::from_millis(5));
             let fates: Vec<(MoveFate, bool)> = legal
                 .par_iter()
                 .map(|j| {
-                    let child = start.without(j.from()).without(j.over()).with(j.to());
+                    let child = start
+                        .without(Hole::at(j.from()))
+                        .without(Hole::at(j.over()))
+                        .with(Hole::at(j.to()));
                     let limits = WideLimits {
                         timeout: Some(share.min(budget)),
                         max_memory: MAX_MEMORY / rayon::current_num_threads().max(1),

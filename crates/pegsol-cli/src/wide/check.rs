@@ -8,7 +8,8 @@ use std::sync::atomic::AtomicBool;
 
 use anyhow::{bail, Result};
 use pegsol::{
-    refute_wide, Pagoda, WideBoard, WideCertificate, WideFinish, WideLimits, WideOutcome, WidePegs,
+    refute_wide, Hole, Pagoda, WideBoard, WideCertificate, WideFinish, WideLimits, WideOutcome,
+    WidePegs,
 };
 use serde::Serialize;
 use serde_json::Value;
@@ -262,7 +263,7 @@ fn explain(board: &WideBoard, c: &WideCertificate) {
                 println!("set {i}: the start has {count} pegs on it ({parity})");
                 print!(
                     "{}",
-                    board.draw_marks(|h| if s.contains(h) { '1' } else { '0' })
+                    board.draw_marks(|h| if s.contains(Hole::at(h)) { '1' } else { '0' })
                 );
             }
             let shown = finishes.len().min(40);

@@ -3,7 +3,7 @@
 //! both alike.
 
 use anyhow::{bail, Context, Result};
-use pegsol::{Reason, WideBoard, WideFinish, WideJump, WideLimits, WideOutcome, WidePegs};
+use pegsol::{Hole, Reason, WideBoard, WideFinish, WideJump, WideLimits, WideOutcome, WidePegs};
 use serde::Serialize;
 
 use crate::answer::{FinishView, Line};
@@ -707,7 +707,7 @@ fn catalog(board: &WideBoard, single: bool, limits: &WideLimits, json: bool) -> 
     let c = c?;
     let mut problems = Vec::new();
     for e in &c.entries {
-        let start = board.holes().without(e.empty);
+        let start = board.holes().without(Hole::at(e.empty));
         let line = checked_line(board, start, &WideFinish::Pegs(1), &e.outcome)?;
         let last = match &e.outcome {
             WideOutcome::Solved { finish, .. } => Some(board.labels(*finish)),

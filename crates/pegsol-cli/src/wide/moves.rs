@@ -7,8 +7,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::Result;
 use pegsol::{
-    fewest_moves_wide, solve_wide, wide_move_count, WideBoard, WideFinish, WideJump, WideLimits,
-    WideMovesOutcome, WideMovesProgress, WideMovesReport, WideOutcome, WidePegs,
+    fewest_moves_wide, solve_wide, wide_move_count, Hole, WideBoard, WideFinish, WideJump,
+    WideLimits, WideMovesOutcome, WideMovesProgress, WideMovesReport, WideOutcome, WidePegs,
 };
 use serde::Serialize;
 
@@ -330,7 +330,7 @@ pub(crate) fn shortest(
     let starts: Vec<WidePegs> = match empty {
         Some(list) => vec![board.holes().minus(board.hole_set(list)?)],
         None => (0..board.hole_count())
-            .map(|h| board.holes().without(h))
+            .map(|h| board.holes().without(Hole::at(h)))
             .collect(),
     };
     let finish = match finish {

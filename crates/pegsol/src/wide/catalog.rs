@@ -4,6 +4,7 @@
 use std::time::Instant;
 
 use super::{solve_wide, WideBoard, WideFinish, WideLimits, WideOutcome, WidePegs};
+use crate::bitset::Hole;
 use crate::error::Result;
 use crate::problem::Reason;
 
@@ -49,23 +50,23 @@ fn orbits(board: &WideBoard, group: &[usize]) -> Vec<Vec<usize>> {
     let mut seen = WidePegs::EMPTY;
     let mut out = Vec::new();
     for h in 0..board.hole_count() {
-        if seen.contains(h) {
+        if seen.contains(Hole::at(h)) {
             continue;
         }
         let mut orbit: Vec<usize> = group
             .iter()
             .map(|&g| {
                 board
-                    .apply_symmetry(g, WidePegs::bit(h))
+                    .apply_symmetry(g, WidePegs::single(Hole::at(h)))
                     .iter()
                     .next()
-                    .unwrap_or(h)
+                    .map_or(h, Hole::index)
             })
             .collect();
         orbit.sort_unstable();
         orbit.dedup();
         for &o in &orbit {
-            seen = seen.with(o);
+            seen = seen.with(Hole::at(o));
         }
         out.push(orbit);
     }
@@ -88,7 +89,12 @@ pub fn ends_wide(
     limits: &WideLimits,
     each: &dyn Fn(usize, usize),
 ) -> Result<Vec<WideEntry>> {
-    let empty = board.holes().minus(start).iter().next().unwrap_or(0);
+    let empty = board
+        .holes()
+        .minus(start)
+        .iter()
+        .next()
+        .map_or(0, Hole::index);
     let classes = orbits(board, &stabilizer(board, start));
     let mut entries = Vec::with_capacity(classes.len());
     for (k, class) in classes.iter().enumerate() {
@@ -97,7 +103,7 @@ pub fn ends_wide(
         let report = solve_wide(
             board,
             start,
-            &WideFinish::Exactly(WidePegs::bit(finish)),
+            &WideFinish::Exactly(WidePegs::single(Hole::at(finish))),
             limits,
         )?;
         entries.push(WideEntry {
@@ -133,7 +139,7 @@ pub fn catalog_wide(
         .collect();
     let mut entries = Vec::new();
     for (k, v) in vacancies.iter().enumerate() {
-        let start = board.holes().without(v.hole);
+        let start = board.holes().without(Hole::at(v.hole));
         let weight = v.members.len() as u64;
         if single {
             let ends = ends_wide(board, start, limits, &|_, _| {})?;
@@ -209,12 +215,12 @@ mod tests {
         assert_eq!(c.vacancies.len(), n.vacancies.len());
         for e in &c.entries {
             if let WideOutcome::Solved { jumps, finish } = &e.outcome {
-                let start = wide.holes().without(e.empty);
+                let start = wide.holes().without(Hole::at(e.empty));
                 assert_eq!(
                     super::super::replay_wide(&wide, start, jumps).unwrap(),
                     *finish
                 );
-                assert_eq!(Some(finish.iter().next().unwrap()), e.finish);
+                assert_eq!(finish.iter().next().map(Hole::index), e.finish);
             }
         }
     }

@@ -21,7 +21,8 @@ use rayon::prelude::*;
 use super::solve::{finish_targets, WideFinish};
 use super::spill::{self, Record, Stored};
 use super::tables::{stabilizer, Build, Canon, Tables};
-use super::{WideBoard, WidePegs, WideSet};
+use super::{WideBoard, WidePegs};
+use crate::bitset::Bits;
 use crate::count::{Count, CountError, CountOptions, Level};
 use crate::error::Result;
 use crate::spill::SpillDir;
@@ -46,10 +47,10 @@ pub struct WideCount {
 /// each level's forward figures as it is finished.
 ///
 /// ```
-/// use pegsol::{count_wide, WideBoard, WideFinish};
+/// use pegsol::{count_wide, Hole, WideBoard, WideFinish};
 /// use pegsol::count::CountOptions;
 /// let board = WideBoard::builtin("triangle:5")?;
-/// let start = board.holes().without(board.hole("a1")?);
+/// let start = board.holes().without(Hole::at(board.hole("a1")?));
 /// let c = count_wide(&board, start, &WideFinish::Pegs(1), &CountOptions::default(), &|_| {})?
 ///     .expect("it fits");
 /// // The 15-hole triangle from its apex: 29,760 solutions (Bell).
@@ -90,7 +91,7 @@ struct Counter<'o, const W: usize> {
     tables: Tables<W>,
     canon: Canon<W>,
     /// The exact finish, or the pegs of any finish.
-    finish: Result<WideSet<W>, u32>,
+    finish: Result<Bits<[u64; W]>, u32>,
     options: &'o CountOptions,
     began: Instant,
     /// Parents a chunk: [`CHUNK`], or fewer when spilling under a small budget, so that one
@@ -123,7 +124,7 @@ impl<'o, const W: usize> Counter<'o, W> {
     }
 
     /// Whether `p` is a finish position (the same for every member of its orbit).
-    fn is_finish(&self, p: &WideSet<W>) -> bool {
+    fn is_finish(&self, p: &Bits<[u64; W]>) -> bool {
         match &self.finish {
             Ok(f) => p == f,
             Err(k) => p.count() == *k,
@@ -143,7 +144,7 @@ impl<'o, const W: usize> Counter<'o, W> {
     ) -> std::result::Result<WideCount, CountError> {
         let entry = std::mem::size_of::<Record<W>>();
         let pegs = start.count();
-        let start: WideSet<W> = start.resize();
+        let start: Bits<[u64; W]> = start.resize();
         let mut stored: Vec<Stored<W>> =
             vec![Stored::Memory(vec![(self.canon.canonical(start), 1)])];
         // Bytes of the levels kept in memory.
@@ -167,7 +168,7 @@ impl<'o, const W: usize> Counter<'o, W> {
             // The children, summed by orbit, chunk by chunk; a parent with none is a dead end.
             // With a spill directory, a table that would pass the budget goes to a sorted run
             // on disk, and the runs are merged into the level at its end.
-            let mut next: HashMap<WideSet<W>, u128, Build> = HashMap::default();
+            let mut next: HashMap<Bits<[u64; W]>, u128, Build> = HashMap::default();
             let mut runs: Vec<PathBuf> = Vec::new();
             let mut overflow = false;
             level.for_each_chunk(self.chunk, |chunk| {
@@ -300,9 +301,9 @@ impl<'o, const W: usize> Counter<'o, W> {
         }
         // Backward: a representative wins when it is a finish or has a child that wins. The
         // winners of the level below are kept in memory, sorted, for the lookups.
-        let mut wins_below: Vec<WideSet<W>> = Vec::new();
+        let mut wins_below: Vec<Bits<[u64; W]>> = Vec::new();
         for (k, level) in stored.iter().enumerate().rev() {
-            let mut won: Vec<WideSet<W>> = Vec::new();
+            let mut won: Vec<Bits<[u64; W]>> = Vec::new();
             level.for_each_chunk(self.chunk, |chunk| {
                 won.par_extend(
                     chunk
@@ -322,7 +323,8 @@ impl<'o, const W: usize> Counter<'o, W> {
                         .map(|(p, _)| *p),
                 );
                 let needed = held
-                    + (won.capacity() + wins_below.capacity()) * std::mem::size_of::<WideSet<W>>();
+                    + (won.capacity() + wins_below.capacity())
+                        * std::mem::size_of::<Bits<[u64; W]>>();
                 if needed > self.budget() {
                     return Err(CountError::Memory {
                         level: k as u32,
@@ -342,7 +344,7 @@ impl<'o, const W: usize> Counter<'o, W> {
 }
 
 /// A table's records in increasing order of position.
-fn sorted<const W: usize>(table: HashMap<WideSet<W>, u128, Build>) -> Vec<Record<W>> {
+fn sorted<const W: usize>(table: HashMap<Bits<[u64; W]>, u128, Build>) -> Vec<Record<W>> {
     let mut v: Vec<Record<W>> = table.into_iter().collect();
     v.sort_unstable_by_key(|e| e.0);
     v
@@ -351,6 +353,7 @@ fn sorted<const W: usize>(table: HashMap<WideSet<W>, u128, Build>) -> Vec<Record
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bitset::Hole;
     use crate::{Board, Finish, Problem};
 
     /// Every figure of every level agrees with the 64-hole count, on every vacancy of small
@@ -373,13 +376,13 @@ mod tests {
                 None => WideBoard::builtin(name).unwrap(),
             };
             for e in 0..wide.hole_count() {
-                let start = wide.holes().without(e);
+                let start = wide.holes().without(Hole::at(e));
                 let hole = crate::Hole::new(e).unwrap();
                 let nstart = narrow.holes().without(hole);
                 for (finish, nfinish) in [
                     (WideFinish::Pegs(1), Finish::AnyOne),
                     (
-                        WideFinish::Exactly(WidePegs::bit(e)),
+                        WideFinish::Exactly(WidePegs::single(Hole::at(e))),
                         Finish::Holes(hole.bit()),
                     ),
                     (WideFinish::Pegs(2), Finish::Pegs(2)),
@@ -397,7 +400,7 @@ mod tests {
                     let wf: Vec<(Vec<usize>, u128)> = w
                         .finishes
                         .iter()
-                        .map(|(p, t)| (p.iter().collect(), *t))
+                        .map(|(p, t)| (p.iter().map(Hole::index).collect(), *t))
                         .collect();
                     let mut nf: Vec<(Vec<usize>, u128)> = n
                         .finishes
@@ -416,7 +419,7 @@ mod tests {
     #[test]
     fn budgets_end_the_count() {
         let board = WideBoard::builtin("triangle:11").unwrap();
-        let start = board.holes().without(board.hole("a1").unwrap());
+        let start = board.holes().without(Hole::at(board.hole("a1").unwrap()));
         let tight = CountOptions {
             max_memory: 1 << 20,
             ..CountOptions::default()

@@ -21,7 +21,8 @@ use rayon::prelude::*;
 
 use super::solve::{finish_targets, WideFinish, WideLimits};
 use super::tables::{stabilizer, Build, Canon, Tables};
-use super::{replay_wide, WideBoard, WideJump, WidePegs, WideSet};
+use super::{replay_wide, WideBoard, WideJump, WidePegs};
+use crate::bitset::{Bits, Hole};
 use crate::error::{Error, Result};
 use crate::problem::Budget;
 
@@ -107,9 +108,9 @@ pub fn wide_move_count(jumps: &[WideJump]) -> u32 {
 /// as the finish, this is the board's basic game (OEIS A127500 on triangles).
 ///
 /// ```
-/// use pegsol::{fewest_moves_wide, WideBoard, WideFinish, WideLimits, WideMovesOutcome};
+/// use pegsol::{fewest_moves_wide, Hole, WideBoard, WideFinish, WideLimits, WideMovesOutcome};
 /// let board = WideBoard::builtin("triangle:5")?;
-/// let start = board.holes().without(board.hole("a1")?);
+/// let start = board.holes().without(Hole::at(board.hole("a1")?));
 /// let report =
 ///     fewest_moves_wide(&board, &[start], &WideFinish::Pegs(1), &WideLimits::default(), &|_| {})?;
 /// let WideMovesOutcome::Optimal(s) = report.outcome else { panic!("solvable") };
@@ -184,12 +185,12 @@ const CHUNK: usize = 1 << 13;
 /// The level of each position reached, with the fewest and most pegs of any key, to skip
 /// lookups that cannot hit.
 struct Levels<const W: usize> {
-    depth: HashMap<WideSet<W>, u8, Build>,
+    depth: HashMap<Bits<[u64; W]>, u8, Build>,
     pegs: (u32, u32),
 }
 
 impl<const W: usize> Levels<W> {
-    const ENTRY: usize = std::mem::size_of::<(WideSet<W>, u8)>() + 1;
+    const ENTRY: usize = std::mem::size_of::<(Bits<[u64; W]>, u8)>() + 1;
 
     /// The table's bytes: a hash map's capacity is 7/8 of its buckets.
     fn bytes(&self) -> usize {
@@ -197,7 +198,7 @@ impl<const W: usize> Levels<W> {
     }
 
     #[inline]
-    fn get(&self, key: &WideSet<W>) -> Option<u8> {
+    fn get(&self, key: &Bits<[u64; W]>) -> Option<u8> {
         let n = key.count();
         if n < self.pegs.0 || n > self.pegs.1 {
             return None;
@@ -217,7 +218,7 @@ impl<const W: usize> Levels<W> {
         }
     }
 
-    fn insert(&mut self, key: WideSet<W>, depth: u8) -> bool {
+    fn insert(&mut self, key: Bits<[u64; W]>, depth: u8) -> bool {
         let n = key.count();
         self.pegs = (self.pegs.0.min(n), self.pegs.1.max(n));
         match self.depth.entry(key) {
@@ -241,7 +242,7 @@ enum Way {
 struct Side<const W: usize> {
     way: Way,
     table: Levels<W>,
-    frontier: Vec<WideSet<W>>,
+    frontier: Vec<Bits<[u64; W]>>,
     depth: u8,
     sizes: Vec<u64>,
     /// Nanoseconds per frontier position in this side's last large expansion.
@@ -255,7 +256,7 @@ impl<const W: usize> Side<W> {
 
     /// Undoes a level that did not fit: its positions leave the table, its size the list,
     /// and the frontier is the one it was grown from, so the side is as before the attempt.
-    fn rollback(&mut self, frontier: Vec<WideSet<W>>, added: &[WideSet<W>]) {
+    fn rollback(&mut self, frontier: Vec<Bits<[u64; W]>>, added: &[Bits<[u64; W]>]) {
         for c in added {
             self.table.depth.remove(c);
         }
@@ -267,21 +268,21 @@ impl<const W: usize> Side<W> {
 /// A thread's buffers for following chains.
 #[derive(Default)]
 struct Scratch<const W: usize> {
-    stack: Vec<(WideSet<W>, u16)>,
-    seen: std::collections::HashSet<(WideSet<W>, u16), Build>,
+    stack: Vec<(Bits<[u64; W]>, u16)>,
+    seen: std::collections::HashSet<(Bits<[u64; W]>, u16), Build>,
 }
 
 impl<const W: usize> Scratch<W> {
     fn bytes(&self) -> usize {
-        self.stack.capacity() * std::mem::size_of::<(WideSet<W>, u16)>()
-            + self.seen.capacity() * (std::mem::size_of::<(WideSet<W>, u16)>() + 1)
+        self.stack.capacity() * std::mem::size_of::<(Bits<[u64; W]>, u16)>()
+            + self.seen.capacity() * (std::mem::size_of::<(Bits<[u64; W]>, u16)>() + 1)
     }
 }
 
 /// A parent on the growing side's frontier and an actual child the other side holds.
 struct Contact<const W: usize> {
-    parent: WideSet<W>,
-    child: WideSet<W>,
+    parent: Bits<[u64; W]>,
+    child: Bits<[u64; W]>,
 }
 
 enum Stop<const W: usize> {
@@ -325,17 +326,17 @@ impl<'p, const W: usize> Meet<'p, W> {
 
     /// The position jump `k` leads to from `q` on `way`, and the hole its peg then stands on.
     #[inline]
-    fn one(&self, way: Way, q: WideSet<W>, k: u32) -> Option<(WideSet<W>, usize)> {
+    fn one(&self, way: Way, q: Bits<[u64; W]>, k: u32) -> Option<(Bits<[u64; W]>, usize)> {
         let t = &self.tables;
         let j = t.jumps[k as usize];
         match way {
-            Way::Forward => (t.needs[k as usize].is_subset(&q)
-                && !q.contains(j.to())
+            Way::Forward => (t.needs[k as usize].is_subset(q)
+                && !q.contains(Hole::at(j.to()))
                 && q.count() > self.pegs.0)
                 .then(|| (q.xor(t.flips[k as usize]), j.to())),
             // Undo: the peg on `to` goes back to `from` and the jumped peg returns.
-            Way::Backward => (q.contains(j.to())
-                && t.needs[k as usize].is_disjoint(&q)
+            Way::Backward => (q.contains(Hole::at(j.to()))
+                && t.needs[k as usize].is_disjoint(q)
                 && q.count() < self.pegs.1)
                 .then(|| (q.xor(t.flips[k as usize]), j.from())),
         }
@@ -356,15 +357,15 @@ impl<'p, const W: usize> Meet<'p, W> {
     fn moves(
         &self,
         way: Way,
-        p: WideSet<W>,
+        p: Bits<[u64; W]>,
         scratch: &mut Scratch<W>,
-        mut f: impl FnMut(WideSet<W>) -> bool,
+        mut f: impl FnMut(Bits<[u64; W]>) -> bool,
     ) -> bool {
         let Scratch { stack, seen } = scratch;
         for h in p.iter() {
             stack.clear();
             seen.clear();
-            stack.push((p, h as u16));
+            stack.push((p, h.index() as u16));
             while let Some((q, at)) = stack.pop() {
                 for &k in self.jumps_at(way, usize::from(at)) {
                     if let Some((r, next)) = self.one(way, q, k) {
@@ -387,17 +388,17 @@ impl<'p, const W: usize> Meet<'p, W> {
     fn traced(
         &self,
         way: Way,
-        p: WideSet<W>,
-        want: &dyn Fn(WideSet<W>) -> bool,
-    ) -> Option<(WideSet<W>, Vec<u32>)> {
+        p: Bits<[u64; W]>,
+        want: &dyn Fn(Bits<[u64; W]>) -> bool,
+    ) -> Option<(Bits<[u64; W]>, Vec<u32>)> {
         fn go<const W: usize>(
             m: &Meet<'_, W>,
             way: Way,
-            q: WideSet<W>,
+            q: Bits<[u64; W]>,
             at: usize,
             path: &mut Vec<u32>,
-            want: &dyn Fn(WideSet<W>) -> bool,
-        ) -> Option<WideSet<W>> {
+            want: &dyn Fn(Bits<[u64; W]>) -> bool,
+        ) -> Option<Bits<[u64; W]>> {
             for &k in m.jumps_at(way, at) {
                 if let Some((r, next)) = m.one(way, q, k) {
                     path.push(k);
@@ -414,7 +415,7 @@ impl<'p, const W: usize> Meet<'p, W> {
         }
         let mut path = Vec::new();
         for h in p.iter() {
-            if let Some(r) = go(self, way, p, h, &mut path, want) {
+            if let Some(r) = go(self, way, p, h.index(), &mut path, want) {
                 if way == Way::Backward {
                     // Undone jumps come last-played first.
                     path.reverse();
@@ -440,11 +441,11 @@ impl<'p, const W: usize> Meet<'p, W> {
     }
 
     fn run(mut self, starts: &[WidePegs], targets: &[WidePegs]) -> Result<WideMovesReport> {
-        let starts: Vec<WideSet<W>> = starts.iter().map(WideSet::resize).collect();
-        let targets: Vec<WideSet<W>> = targets.iter().map(WideSet::resize).collect();
+        let starts: Vec<Bits<[u64; W]>> = starts.iter().map(|s| s.resize()).collect();
+        let targets: Vec<Bits<[u64; W]>> = targets.iter().map(|s| s.resize()).collect();
         self.pegs = (
-            targets.iter().map(WideSet::count).min().unwrap_or(0),
-            starts.iter().map(WideSet::count).max().unwrap_or(0),
+            targets.iter().map(|s| s.count()).min().unwrap_or(0),
+            starts.iter().map(|s| s.count()).max().unwrap_or(0),
         );
         let mut fwd = self.side(Way::Forward, &starts);
         let mut back = self.side(Way::Backward, &targets);
@@ -505,7 +506,7 @@ impl<'p, const W: usize> Meet<'p, W> {
         }
     }
 
-    fn side(&mut self, way: Way, seeds: &[WideSet<W>]) -> Side<W> {
+    fn side(&mut self, way: Way, seeds: &[Bits<[u64; W]>]) -> Side<W> {
         let mut table = Levels {
             depth: HashMap::default(),
             pegs: (u32::MAX, 0),
@@ -532,7 +533,7 @@ impl<'p, const W: usize> Meet<'p, W> {
         let began = Instant::now();
         let depth = side.depth + 1;
         let frontier = std::mem::take(&mut side.frontier);
-        let key = std::mem::size_of::<WideSet<W>>();
+        let key = std::mem::size_of::<Bits<[u64; W]>>();
         let mut next = Vec::new();
         side.sizes.push(0);
         for (i, chunk) in frontier.chunks(CHUNK).enumerate() {
@@ -550,8 +551,8 @@ impl<'p, const W: usize> Meet<'p, W> {
                 .saturating_sub((frontier.len() + next.len() + other.frontier.len()) * key)
                 / (2 * rayon::current_num_threads());
             let over = AtomicBool::new(false);
-            type Part<const W: usize> = (Vec<WideSet<W>>, Option<Contact<W>>, Scratch<W>);
-            let parts: Vec<(Vec<WideSet<W>>, Option<Contact<W>>)> = chunk
+            type Part<const W: usize> = (Vec<Bits<[u64; W]>>, Option<Contact<W>>, Scratch<W>);
+            let parts: Vec<(Vec<super::Set<W>>, Option<Contact<W>>)> = chunk
                 .par_iter()
                 .fold(
                     || (Vec::new(), None, Scratch::default()),
@@ -643,10 +644,10 @@ impl<'p, const W: usize> Meet<'p, W> {
     fn step(
         &self,
         way: Way,
-        from: WideSet<W>,
+        from: Bits<[u64; W]>,
         table: &Levels<W>,
         depth: u8,
-    ) -> Option<(WideSet<W>, Vec<u32>)> {
+    ) -> Option<(Bits<[u64; W]>, Vec<u32>)> {
         self.traced(way, from, &|r| {
             table.get(&self.canon.canonical(r)) == Some(depth)
         })
@@ -745,17 +746,18 @@ pub fn few_moves_wide(
 /// One entry of a move beam's level: the position, its parent in the level before, and the
 /// jumps of the move that led to it.
 struct Step<const W: usize> {
-    pos: WideSet<W>,
+    pos: Bits<[u64; W]>,
     parent: u32,
     jumps: Vec<u32>,
 }
 
 impl<const W: usize> Meet<'_, W> {
     /// Every move from `p` with its jumps (the chains of each peg, each chain state once).
-    fn moves_traced(&self, p: WideSet<W>, out: &mut Vec<(WideSet<W>, Vec<u32>)>) {
-        let mut seen: std::collections::HashSet<(WideSet<W>, u16), Build> = Default::default();
+    fn moves_traced(&self, p: Bits<[u64; W]>, out: &mut Vec<(Bits<[u64; W]>, Vec<u32>)>) {
+        let mut seen: std::collections::HashSet<(Bits<[u64; W]>, u16), Build> = Default::default();
         for h in p.iter() {
-            let mut stack: Vec<(WideSet<W>, usize, Vec<u32>)> = vec![(p, h, Vec::new())];
+            let mut stack: Vec<(Bits<[u64; W]>, usize, Vec<u32>)> =
+                vec![(p, h.index(), Vec::new())];
             while let Some((q, at, path)) = stack.pop() {
                 for &k in self.jumps_at(Way::Forward, at) {
                     if let Some((r, next)) = self.one(Way::Forward, q, k) {
@@ -772,12 +774,12 @@ impl<const W: usize> Meet<'_, W> {
     }
 
     fn beam(&mut self, starts: &[WidePegs], targets: &[WidePegs]) -> Option<WideMoves> {
-        let targets: std::collections::HashSet<WideSet<W>> =
-            targets.iter().map(WideSet::resize).collect();
-        let starts: Vec<WideSet<W>> = starts.iter().map(WideSet::resize).collect();
+        let targets: std::collections::HashSet<Bits<[u64; W]>> =
+            targets.iter().map(|s| s.resize()).collect();
+        let starts: Vec<Bits<[u64; W]>> = starts.iter().map(|s| s.resize()).collect();
         self.pegs = (
-            targets.iter().map(WideSet::count).min().unwrap_or(0),
-            starts.iter().map(WideSet::count).max().unwrap_or(0),
+            targets.iter().map(|s| s.count()).min().unwrap_or(0),
+            starts.iter().map(|s| s.count()).max().unwrap_or(0),
         );
         if let Some(&s) = starts.iter().find(|s| targets.contains(s)) {
             return Some(WideMoves {
@@ -814,8 +816,8 @@ impl<const W: usize> Meet<'_, W> {
     /// and whether a level was cut (`None`: a level would not fit in the memory budget).
     fn beam_once(
         &self,
-        starts: &[WideSet<W>],
-        targets: &std::collections::HashSet<WideSet<W>>,
+        starts: &[Bits<[u64; W]>],
+        targets: &std::collections::HashSet<Bits<[u64; W]>>,
         width: usize,
         limit: u32,
         halted: &dyn Fn() -> bool,
@@ -823,7 +825,7 @@ impl<const W: usize> Meet<'_, W> {
         let t = &self.tables;
         // A child: its key and entry in the table, and its move's jumps.
         // The table's entry (twice over while it grows) and the jumps' own allocation.
-        let child_bytes = 3 * std::mem::size_of::<(WideSet<W>, Step<W>)>() + 64;
+        let child_bytes = 3 * std::mem::size_of::<(Bits<[u64; W]>, Step<W>)>() + 64;
         let mut held = 0usize;
         let mut levels: Vec<Vec<Step<W>>> = vec![starts
             .iter()
@@ -840,7 +842,7 @@ impl<const W: usize> Meet<'_, W> {
                 return (None, Some(true));
             }
             let level = levels.last().expect("level 0");
-            let mut next: HashMap<WideSet<W>, Step<W>, Build> = HashMap::default();
+            let mut next: HashMap<Bits<[u64; W]>, Step<W>, Build> = HashMap::default();
             for (i, step) in level.iter().enumerate() {
                 children.clear();
                 self.moves_traced(step.pos, &mut children);
@@ -889,7 +891,7 @@ impl<const W: usize> Meet<'_, W> {
                     let key = (
                         s.pos.count(),
                         -t.legal_count(s.pos),
-                        s.pos.and(t.hard).count(),
+                        s.pos.intersect(t.hard).count(),
                         s.pos.hash64(),
                     );
                     (key, s)
@@ -932,12 +934,12 @@ mod tests {
                 None => WideBoard::builtin(name).unwrap(),
             };
             for e in 0..wide.hole_count() {
-                let start = wide.holes().without(e);
+                let start = wide.holes().without(Hole::at(e));
                 let nstart = narrow.holes().without(crate::Hole::new(e).unwrap());
                 for (finish, nfinish) in [
                     (WideFinish::Pegs(1), Finish::AnyOne),
                     (
-                        WideFinish::Exactly(WidePegs::bit(e)),
+                        WideFinish::Exactly(WidePegs::single(Hole::at(e))),
                         Finish::Holes(crate::Hole::new(e).unwrap().bit()),
                     ),
                 ] {
@@ -967,7 +969,7 @@ mod tests {
                 }
             }
             let starts: Vec<WidePegs> = (0..wide.hole_count())
-                .map(|h| wide.holes().without(h))
+                .map(|h| wide.holes().without(Hole::at(h)))
                 .collect();
             let basic =
                 Problem::with_starts(&narrow, single_vacancies(&narrow), Finish::AnyOne).unwrap();
@@ -995,7 +997,7 @@ mod tests {
     #[test]
     fn a_budget_leaves_a_proven_lower_bound() {
         let board = WideBoard::builtin("triangle:11").unwrap();
-        let start = board.holes().without(board.hole("a1").unwrap());
+        let start = board.holes().without(Hole::at(board.hole("a1").unwrap()));
         let limits = WideLimits {
             timeout: None,
             max_memory: 4 << 20,
@@ -1015,7 +1017,7 @@ mod tests {
         for (n, optimum) in [(5, 9), (6, 9), (7, 12)] {
             let board = WideBoard::builtin(&format!("triangle:{n}")).unwrap();
             let starts: Vec<WidePegs> = (0..board.hole_count())
-                .map(|h| board.holes().without(h))
+                .map(|h| board.holes().without(Hole::at(h)))
                 .collect();
             let limits = WideLimits {
                 timeout: Some(std::time::Duration::from_secs(5)),
@@ -1038,7 +1040,7 @@ mod tests {
         for (n, minimum) in [(9, 16), (10, 18)] {
             let board = WideBoard::builtin(&format!("triangle:{n}")).unwrap();
             let starts: Vec<WidePegs> = (0..board.hole_count())
-                .map(|h| board.holes().without(h))
+                .map(|h| board.holes().without(Hole::at(h)))
                 .collect();
             let limits = WideLimits {
                 timeout: Some(std::time::Duration::from_secs(60)),

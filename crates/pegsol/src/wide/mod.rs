@@ -8,11 +8,11 @@
 //! on the fewest words it needs, and the 64-hole engines are untouched by it.
 //!
 //! ```
-//! use pegsol::{solve_wide, Shape, WideBoard, WideFinish, WideLimits, WideOutcome};
+//! use pegsol::{solve_wide, Hole, Shape, WideBoard, WideFinish, WideLimits, WideOutcome};
 //!
 //! // The triangle of side 11: 66 holes, too many for one word.
 //! let board = WideBoard::from_shape(&Shape::builtin("triangle:11")?)?;
-//! let start = board.holes().without(board.hole("a1")?);
+//! let start = board.holes().without(Hole::at(board.hole("a1")?));
 //! let report = solve_wide(&board, start, &WideFinish::Pegs(1), &WideLimits::default())?;
 //! let WideOutcome::Solved { jumps, .. } = &report.outcome else { panic!("solvable") };
 //! assert_eq!(jumps.len(), 64);
@@ -25,11 +25,11 @@ mod catalog;
 mod count;
 mod fewest;
 mod proof;
-mod set;
 mod solve;
 mod spill;
 mod tables;
 
+use crate::bitset::{Bits, Hole};
 use crate::board::{compact_grid, draw_compact, looks_spaced, GridLine};
 use crate::error::{Error, Result};
 use crate::lattice::Lattice;
@@ -43,11 +43,13 @@ pub use fewest::{
     WideMovesProgress, WideMovesReport,
 };
 pub use proof::{refute_wide, WideCertificate};
-pub use set::WideSet;
 pub use solve::{solve_wide, solve_wide_with, WideFinish, WideLimits, WideOutcome, WideReport};
 
+/// A position of `W` words, in the wide engines' generic code.
+pub(crate) type Set<const W: usize> = crate::bitset::Bits<[u64; W]>;
+
 /// A set of holes on a wide board: up to 256.
-pub type WidePegs = WideSet<4>;
+pub type WidePegs = Bits<[u64; 4]>;
 
 /// A jump on a wide board: the peg on `from` jumps over `over` into the empty `to`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -132,7 +134,7 @@ impl WideBoard {
                         label: notation::label(r, c),
                         board: board.name.clone(),
                     })?;
-                start = start.without(h);
+                start = start.without(Hole::at(h));
             }
             board.start = Some(start);
         }
@@ -206,9 +208,12 @@ impl WideBoard {
         let mut rows: Vec<WidePegs> = Vec::new();
         let mut pivots: Vec<usize> = Vec::new();
         for j in &self.jumps {
-            let mut v = WidePegs::EMPTY.with(j.from()).with(j.over()).with(j.to());
+            let mut v = WidePegs::EMPTY
+                .with(Hole::at(j.from()))
+                .with(Hole::at(j.over()))
+                .with(Hole::at(j.to()));
             for (r, &p) in rows.iter().zip(&pivots) {
-                if v.contains(p) {
+                if v.contains(Hole::at(p)) {
                     v = v.xor(*r);
                 }
             }
@@ -219,15 +224,17 @@ impl WideBoard {
                 }
             }
             rows.push(v);
-            pivots.push(p);
+            pivots.push(p.index());
         }
         (0..n)
             .filter(|f| !pivots.contains(f))
             .map(|f| {
                 rows.iter()
                     .zip(&pivots)
-                    .filter(|(r, _)| r.contains(f))
-                    .fold(WidePegs::bit(f), |x, (_, &p)| x.with(p))
+                    .filter(|(r, _)| r.contains(Hole::at(f)))
+                    .fold(WidePegs::single(Hole::at(f)), |x, (_, &p)| {
+                        x.with(Hole::at(p))
+                    })
             })
             .collect()
     }
@@ -288,7 +295,7 @@ impl WideBoard {
     #[must_use]
     pub fn apply_symmetry(&self, g: usize, pegs: WidePegs) -> WidePegs {
         pegs.iter().fold(WidePegs::EMPTY, |s, h| {
-            s.with(usize::from(self.symmetries[g][h]))
+            s.with(Hole::at(usize::from(self.symmetries[g][h.index()])))
         })
     }
 
@@ -332,7 +339,7 @@ impl WideBoard {
     /// The labels of a set of holes, in hole order.
     #[must_use]
     pub fn labels(&self, set: WidePegs) -> Vec<String> {
-        set.iter().map(|h| self.label(h)).collect()
+        set.iter().map(|h| self.label(h.index())).collect()
     }
 
     /// The hole with this label.
@@ -350,7 +357,7 @@ impl WideBoard {
         labels
             .split([',', ' '])
             .filter(|s| !s.trim().is_empty())
-            .try_fold(WidePegs::EMPTY, |s, l| Ok(s.with(self.hole(l)?)))
+            .try_fold(WidePegs::EMPTY, |s, l| Ok(s.with(Hole::at(self.hole(l)?))))
     }
 
     /// The position class of `pegs`: the parity of its pegs on each functional. Jumps keep
@@ -359,7 +366,7 @@ impl WideBoard {
     pub fn class_of(&self, pegs: WidePegs) -> Vec<bool> {
         self.functionals
             .iter()
-            .map(|f| f.and(pegs).count() % 2 == 1)
+            .map(|f| f.intersect(pegs).count() % 2 == 1)
             .collect()
     }
 
@@ -404,7 +411,7 @@ impl WideBoard {
             &self.compact_rows,
             &self.compact_cols,
             (0..self.hole_count()).map(|h| {
-                let c = if pegs.contains(h) { "o" } else { "." };
+                let c = if pegs.contains(Hole::at(h)) { "o" } else { "." };
                 (self.compact[h], c.to_string())
             }),
         )
@@ -429,7 +436,7 @@ impl WideBoard {
                     break;
                 }
                 out.extend(std::iter::repeat_n(' ', hc - col));
-                out.push(if pegs.contains(h) { 'o' } else { '.' });
+                out.push(if pegs.contains(Hole::at(h)) { 'o' } else { '.' });
                 col = hc + 1;
                 holes.next();
             }
@@ -493,13 +500,16 @@ pub fn replay_wide(board: &WideBoard, start: WidePegs, jumps: &[WideJump]) -> Re
         if d1 != d2 || !step_ok {
             return Err(bad("the holes are not in a line"));
         }
-        if !pegs.contains(j.from()) || !pegs.contains(j.over()) {
+        if !pegs.contains(Hole::at(j.from())) || !pegs.contains(Hole::at(j.over())) {
             return Err(bad("a peg is missing"));
         }
-        if pegs.contains(j.to()) {
+        if pegs.contains(Hole::at(j.to())) {
             return Err(bad("the landing hole is not empty"));
         }
-        pegs = pegs.without(j.from()).without(j.over()).with(j.to());
+        pegs = pegs
+            .without(Hole::at(j.from()))
+            .without(Hole::at(j.over()))
+            .with(Hole::at(j.to()));
     }
     Ok(pegs)
 }
@@ -549,7 +559,10 @@ mod tests {
     fn pictures_read_back_as_the_same_board() {
         for name in ["triangle:11", "hexagon:6", "rect:9x9", "rect:1x70"] {
             let board = WideBoard::builtin(name).unwrap();
-            let pegs = board.holes().without(3).without(board.hole_count() - 1);
+            let pegs = board
+                .holes()
+                .without(Hole::at(3))
+                .without(Hole::at(board.hole_count() - 1));
             let back = WideBoard::parse(name, &board.to_picture(pegs)).unwrap();
             assert_eq!(back.hole_count(), board.hole_count(), "{name}");
             assert_eq!(back.start(), Some(pegs), "{name}");
@@ -563,7 +576,7 @@ mod tests {
     #[test]
     fn replay_checks_lines_pegs_and_landing_holes() {
         let board = WideBoard::builtin("rect:9x9").unwrap();
-        let start = board.holes().without(board.hole("e5").unwrap());
+        let start = board.holes().without(Hole::at(board.hole("e5").unwrap()));
         let j = |f: &str, o: &str, t: &str| WideJump {
             from: board.hole(f).unwrap() as u16,
             over: board.hole(o).unwrap() as u16,

@@ -2,6 +2,7 @@
 //! arguments of [`crate::check`], on [`WidePegs`]. (The search certificate, a closed set of
 //! positions, is made by the 64-hole engines only.)
 
+use crate::bitset::Hole;
 use crate::pagoda::Pagoda;
 
 use super::{WideBoard, WideFinish, WidePegs};
@@ -60,7 +61,7 @@ impl WideCertificate {
                     board.jumps().iter().all(|j| {
                         [j.from(), j.over(), j.to()]
                             .iter()
-                            .filter(|&&h| s.contains(h))
+                            .filter(|&&h| s.contains(Hole::at(h)))
                             .count()
                             % 2
                             == 0
@@ -70,12 +71,12 @@ impl WideCertificate {
                     && sets
                         .iter()
                         .zip(start_counts)
-                        .all(|(s, &c)| s.and(start).count() == c);
+                        .all(|(s, &c)| s.intersect(start).count() == c);
                 let covered = all.iter().all(|f| {
                     finishes.iter().any(|&(g, k, c)| {
                         g == *f
                             && k < sets.len()
-                            && f.and(sets[k]).count() == c
+                            && f.intersect(sets[k]).count() == c
                             && (c + start_counts[k]) % 2 == 1
                     })
                 });
@@ -101,7 +102,11 @@ impl WideCertificate {
 fn listed(board: &WideBoard, finish: &WideFinish) -> Option<Vec<WidePegs>> {
     match finish {
         WideFinish::Exactly(f) => Some(vec![*f]),
-        WideFinish::Pegs(1) => Some((0..board.hole_count()).map(WidePegs::bit).collect()),
+        WideFinish::Pegs(1) => Some(
+            (0..board.hole_count())
+                .map(|h| WidePegs::single(Hole::at(h)))
+                .collect(),
+        ),
         WideFinish::Pegs(_) => None,
     }
 }
@@ -111,11 +116,11 @@ fn listed(board: &WideBoard, finish: &WideFinish) -> Option<Vec<WidePegs>> {
 /// neither refutes it (which does not mean it is solvable).
 ///
 /// ```
-/// use pegsol::{refute_wide, WideBoard, WideFinish, WidePegs};
+/// use pegsol::{refute_wide, Hole, WideBoard, WideFinish, WidePegs};
 /// let board = WideBoard::builtin("rect:9x9")?;
 /// // Two pegs in a corner make one peg on c1, never one on i7 (the same class, far away).
 /// let start = board.hole_set("a1,b1")?;
-/// let far = WideFinish::Exactly(WidePegs::bit(board.hole("i7")?));
+/// let far = WideFinish::Exactly(WidePegs::single(Hole::at(board.hole("i7")?)));
 /// let proof = refute_wide(&board, start, &far).unwrap();
 /// assert_eq!(proof.kind(), "pagoda");
 /// assert!(proof.verify(&board, start, &far));
@@ -146,7 +151,7 @@ fn class_refutation(
     finish: &WideFinish,
 ) -> Option<WideCertificate> {
     let sets = board.class_sets();
-    let odd = |s: WidePegs, p: WidePegs| s.and(p).count() % 2 == 1;
+    let odd = |s: WidePegs, p: WidePegs| s.intersect(p).count() % 2 == 1;
     let mut used: Vec<usize> = Vec::new();
     let mut separated = Vec::new();
     for f in listed(board, finish)? {
@@ -155,11 +160,11 @@ fn class_refutation(
             used.push(k);
             used.len() - 1
         });
-        separated.push((f, at, sets[k].and(f).count()));
+        separated.push((f, at, sets[k].intersect(f).count()));
     }
     let kept: Vec<WidePegs> = used.iter().map(|&k| sets[k]).collect();
     Some(WideCertificate::Class {
-        start_counts: kept.iter().map(|s| s.and(start).count()).collect(),
+        start_counts: kept.iter().map(|s| s.intersect(start).count()).collect(),
         finishes: separated,
         sets: kept,
     })
@@ -181,7 +186,7 @@ mod tests {
             let n = wide.hole_count();
             for a in 0..n {
                 for b in (a + 1)..n {
-                    let start = WidePegs::bit(a).with(b);
+                    let start = WidePegs::single(Hole::at(a)).with(Hole::at(b));
                     let nstart = narrow
                         .holes()
                         .iter()
@@ -190,7 +195,7 @@ mod tests {
                         .bit()
                         .union(narrow.holes().iter().nth(b).unwrap().bit());
                     for t in 0..n {
-                        let finish = WideFinish::Exactly(WidePegs::bit(t));
+                        let finish = WideFinish::Exactly(WidePegs::single(Hole::at(t)));
                         let nfinish = narrow.holes().iter().nth(t).unwrap().bit();
                         let w = refute_wide(&wide, start, &finish);
                         if let Some(c) = &w {
@@ -218,7 +223,7 @@ mod tests {
     fn a_tampered_certificate_fails_its_recheck() {
         let board = WideBoard::builtin("rect:9x9").unwrap();
         let start = board.hole_set("a1,b1").unwrap();
-        let far = WideFinish::Exactly(WidePegs::bit(board.hole("i7").unwrap()));
+        let far = WideFinish::Exactly(WidePegs::single(Hole::at(board.hole("i7").unwrap())));
         let Some(WideCertificate::Pagoda {
             pagoda,
             start_total,
@@ -235,11 +240,11 @@ mod tests {
         assert!(claim(start_total, finish_total).verify(&board, start, &far));
         assert!(!claim(start_total + 1, finish_total).verify(&board, start, &far));
         // The solvable finish c1 is neither refuted nor refutable by these weights.
-        let near = WideFinish::Exactly(WidePegs::bit(board.hole("c1").unwrap()));
+        let near = WideFinish::Exactly(WidePegs::single(Hole::at(board.hole("c1").unwrap())));
         assert!(refute_wide(&board, start, &near).is_none());
         assert!(!claim(
             start_total,
-            pagoda.total_wide(WidePegs::bit(board.hole("c1").unwrap()))
+            pagoda.total_wide(WidePegs::single(Hole::at(board.hole("c1").unwrap())))
         )
         .verify(&board, start, &near));
     }
@@ -257,7 +262,9 @@ mod tests {
             // Starts of four to six pegs, picked by a fixed stride.
             for seed in 0..40usize {
                 let picks: Vec<usize> = (0..4 + seed % 3).map(|i| (seed * 7 + i * 5) % n).collect();
-                let start = picks.iter().fold(WidePegs::EMPTY, |s, &i| s.with(i));
+                let start = picks
+                    .iter()
+                    .fold(WidePegs::EMPTY, |s, &i| s.with(Hole::at(i)));
                 let nstart = picks
                     .iter()
                     .fold(crate::Bits::EMPTY, |s, &i| s.with(holes[i]));
@@ -301,7 +308,7 @@ mod tests {
         let picture = "lattice: diagonal\ncolumns: exact\n...... ..\n.........\n... .....\n....... .\n ........\n..oo ....\n........\n. .......\n..... ...\n";
         let board = WideBoard::parse("irregular", picture).unwrap();
         let start = board.start().unwrap();
-        let finish = WideFinish::Exactly(WidePegs::bit(board.hole("i9").unwrap()));
+        let finish = WideFinish::Exactly(WidePegs::single(Hole::at(board.hole("i9").unwrap())));
         let proof = refute_wide(&board, start, &finish).expect("a pagoda function exists");
         assert_eq!(proof.kind(), "pagoda");
         assert!(proof.verify(&board, start, &finish));

@@ -23,7 +23,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use super::tables::{stabilizer, Build, Canon, Tables};
-use super::{WideBoard, WideJump, WidePegs, WideSet};
+use super::{WideBoard, WideJump, WidePegs};
+use crate::bitset::{Bits, Hole};
 use crate::error::{Error, Result};
 use crate::problem::{finishes_within_limit, Budget, Reason};
 
@@ -172,7 +173,7 @@ pub(super) fn finish_targets(
             .iter()
             .next()
             .map(|h| Error::NoSuchHole {
-                label: format!("#{h}"),
+                label: format!("#{}", h.index()),
                 board: board.name().to_string(),
             })
     };
@@ -199,7 +200,9 @@ pub(super) fn finish_targets(
     }
     Ok(match finish {
         WideFinish::Exactly(f) => vec![*f],
-        WideFinish::Pegs(1) => (0..board.hole_count()).map(WidePegs::bit).collect(),
+        WideFinish::Pegs(1) => (0..board.hole_count())
+            .map(|h| WidePegs::single(Hole::at(h)))
+            .collect(),
         WideFinish::Pegs(_) if !list_any => Vec::new(),
         WideFinish::Pegs(k) => {
             let n = board.hole_count() as u64;
@@ -212,7 +215,10 @@ pub(super) fn finish_targets(
             let mut out = Vec::new();
             let mut pick: Vec<usize> = (0..*k).collect();
             loop {
-                out.push(pick.iter().fold(WidePegs::EMPTY, |s, &h| s.with(h)));
+                out.push(
+                    pick.iter()
+                        .fold(WidePegs::EMPTY, |s, &h| s.with(Hole::at(h))),
+                );
                 let Some(i) = (0..*k).rev().find(|&i| pick[i] < n as usize - *k + i) else {
                     break;
                 };
@@ -242,9 +248,9 @@ struct Portfolio<'a, const W: usize> {
     /// Canonical forms under the symmetries that keep the finishes: a position and its
     /// images are equally able to finish, so both members keep one of them.
     canon: Canon<W>,
-    start: WideSet<W>,
+    start: Bits<[u64; W]>,
     goal: u32,
-    targets: Vec<WideSet<W>>,
+    targets: Vec<Bits<[u64; W]>>,
     limits: &'a WideLimits,
 }
 
@@ -263,12 +269,12 @@ impl<'a, const W: usize> Portfolio<'a, W> {
             canon: Canon::new(board, &group),
             start: start.resize(),
             goal: goal as u32,
-            targets: targets.iter().map(WideSet::resize).collect(),
+            targets: targets.iter().map(|s| s.resize()).collect(),
             limits,
         }
     }
 
-    fn done(&self, pos: &WideSet<W>) -> bool {
+    fn done(&self, pos: &Bits<[u64; W]>) -> bool {
         pos.count() == self.goal && (self.targets.is_empty() || self.targets.contains(pos))
     }
 
@@ -343,7 +349,7 @@ impl<'a, const W: usize> Portfolio<'a, W> {
         // 0.4 s), so they are capped whatever the budget.
         let backward = self.backward_levels((memory / 4).min(BACKWARD_BYTES), halted);
         let mut width = 64usize;
-        let entry = std::mem::size_of::<WideSet<W>>() + 16;
+        let entry = std::mem::size_of::<Bits<[u64; W]>>() + 16;
         loop {
             // A level's children (about 20 per kept position, in a table) and its history.
             let cost = width.saturating_mul(24 * entry + 8 * self.start.count() as usize);
@@ -364,26 +370,26 @@ impl<'a, const W: usize> Portfolio<'a, W> {
         &self,
         memory: usize,
         halted: &dyn Fn() -> bool,
-    ) -> Vec<HashSet<WideSet<W>, Build>> {
-        let mut levels: Vec<HashSet<WideSet<W>, Build>> = Vec::new();
+    ) -> Vec<HashSet<Bits<[u64; W]>, Build>> {
+        let mut levels: Vec<HashSet<Bits<[u64; W]>, Build>> = Vec::new();
         if self.targets.is_empty() {
             return levels;
         }
         levels.push(self.targets.iter().copied().collect());
-        let entry = std::mem::size_of::<WideSet<W>>() * 2;
+        let entry = std::mem::size_of::<Bits<[u64; W]>>() * 2;
         let mut used = 0usize;
         let t = &self.tables;
         while self.goal + (levels.len() as u32) < self.start.count() {
             let last = &levels[levels.len() - 1];
-            let mut next: HashSet<WideSet<W>, Build> = HashSet::default();
+            let mut next: HashSet<Bits<[u64; W]>, Build> = HashSet::default();
             for q in last {
                 if halted() {
                     return levels;
                 }
                 // Undo a jump: its landing hole holds a peg, the other two are empty.
                 for h in q.iter() {
-                    for &k in &t.into[h] {
-                        if t.needs[k as usize].is_disjoint(q) {
+                    for &k in &t.into[h.index()] {
+                        if t.needs[k as usize].is_disjoint(*q) {
                             next.insert(q.xor(t.flips[k as usize]));
                         }
                     }
@@ -402,7 +408,7 @@ impl<'a, const W: usize> Portfolio<'a, W> {
     fn beam(
         &self,
         width: usize,
-        backward: &[HashSet<WideSet<W>, Build>],
+        backward: &[HashSet<Bits<[u64; W]>, Build>],
         nodes: &mut u64,
         halted: &dyn Fn() -> bool,
     ) -> End {
@@ -410,7 +416,7 @@ impl<'a, const W: usize> Portfolio<'a, W> {
         // Where the beam meets the backward levels: at `goal + depth` pegs.
         let depth = backward.len().saturating_sub(1) as u32;
         let meet = self.goal + depth;
-        let arrived = |p: &WideSet<W>| {
+        let arrived = |p: &Bits<[u64; W]>| {
             if backward.is_empty() {
                 self.done(p)
             } else {
@@ -436,7 +442,8 @@ impl<'a, const W: usize> Portfolio<'a, W> {
         let mut history: Vec<Vec<(u32, u32)>> = Vec::new();
         let mut cut = false;
         // Children by canonical form: one actual position of each orbit, with its link.
-        let mut children: HashMap<WideSet<W>, (WideSet<W>, u32, u32), Build> = HashMap::default();
+        let mut children: HashMap<super::Set<W>, (super::Set<W>, u32, u32), Build> =
+            HashMap::default();
         loop {
             if halted() {
                 return End::Stopped(Budget::Time);
@@ -467,10 +474,10 @@ impl<'a, const W: usize> Portfolio<'a, W> {
                     None => End::Exhausted,
                 };
             }
-            let mut scored: Vec<(i64, WideSet<W>, (u32, u32))> = children
+            let mut scored: Vec<(i64, super::Set<W>, (u32, u32))> = children
                 .values()
                 .map(|&(c, parent, k)| {
-                    let hard = i64::from(c.and(t.hard).count());
+                    let hard = i64::from(c.intersect(t.hard).count());
                     let score = 3 * t.legal_count(c) - 10 * hard;
                     (score, c, (parent, k))
                 })
@@ -505,8 +512,8 @@ impl<'a, const W: usize> Portfolio<'a, W> {
     /// into level `k - 1`, which exists because the levels are exact.
     fn walk_down(
         &self,
-        mut pos: WideSet<W>,
-        backward: &[HashSet<WideSet<W>, Build>],
+        mut pos: Bits<[u64; W]>,
+        backward: &[HashSet<Bits<[u64; W]>, Build>],
         mut k: usize,
     ) -> Vec<u32> {
         let mut line = Vec::with_capacity(k);
@@ -531,10 +538,10 @@ impl<'a, const W: usize> Portfolio<'a, W> {
 /// The exact member: depth-first with a table of dead positions.
 struct Dfs<'p, 'a, const W: usize> {
     p: &'p Portfolio<'a, W>,
-    dead: HashSet<WideSet<W>, Build>,
+    dead: HashSet<Bits<[u64; W]>, Build>,
     room: usize,
     line: Vec<u32>,
-    buffers: Vec<Vec<(u32, WideSet<W>)>>,
+    buffers: Vec<Vec<(u32, Bits<[u64; W]>)>>,
     nodes: u64,
     /// Set when the table is full: the search stops there, undecided on memory, rather
     /// than go on without a memory of dead positions for as long as it takes.
@@ -546,7 +553,7 @@ impl<'p, 'a, const W: usize> Dfs<'p, 'a, W> {
         Dfs {
             p,
             dead: HashSet::default(),
-            room: memory / (2 * std::mem::size_of::<WideSet<W>>() + 8),
+            room: memory / (2 * std::mem::size_of::<Bits<[u64; W]>>() + 8),
             line: Vec::new(),
             buffers: vec![Vec::new(); p.start.count() as usize + 1],
             nodes: 0,
@@ -554,7 +561,7 @@ impl<'p, 'a, const W: usize> Dfs<'p, 'a, W> {
         }
     }
 
-    fn search(&mut self, start: WideSet<W>, halted: &dyn Fn() -> bool) -> End {
+    fn search(&mut self, start: Bits<[u64; W]>, halted: &dyn Fn() -> bool) -> End {
         match self.visit(start, halted) {
             Some(true) => End::Found(std::mem::take(&mut self.line)),
             Some(false) => End::Exhausted,
@@ -564,7 +571,7 @@ impl<'p, 'a, const W: usize> Dfs<'p, 'a, W> {
     }
 
     /// Whether `pos` reaches the finish (`None`: stopped).
-    fn visit(&mut self, pos: WideSet<W>, halted: &dyn Fn() -> bool) -> Option<bool> {
+    fn visit(&mut self, pos: Bits<[u64; W]>, halted: &dyn Fn() -> bool) -> Option<bool> {
         if pos.count() == self.p.goal {
             return Some(self.p.done(&pos));
         }
@@ -619,7 +626,7 @@ mod tests {
         let wide = WideBoard::builtin("triangle:5").unwrap();
         let limits = WideLimits::default();
         for v in 0..wide.hole_count() {
-            let start = wide.holes().without(v);
+            let start = wide.holes().without(Hole::at(v));
             let nstart = narrow.holes().without(crate::Hole::new(v).unwrap());
             let problem = crate::Problem::new(&narrow, nstart, crate::Finish::AnyOne).unwrap();
             let expected = matches!(
@@ -629,7 +636,7 @@ mod tests {
                 crate::Outcome::Solved { .. }
             );
             let targets: Vec<WidePegs> = (0..wide.hole_count())
-                .map(WidePegs::bit)
+                .map(|h| WidePegs::single(Hole::at(h)))
                 .filter(|&t| wide.class_of(t) == wide.class_of(start))
                 .collect();
             let stop = AtomicBool::new(false);

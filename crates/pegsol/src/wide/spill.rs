@@ -11,11 +11,11 @@ use std::fs::File;
 use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
-use super::WideSet;
+use crate::bitset::Bits;
 use crate::count::CountError;
 
 /// A record: a representative and the jump sequences into its orbit.
-pub(super) type Record<const W: usize> = (WideSet<W>, u128);
+pub(super) type Record<const W: usize> = (Bits<[u64; W]>, u128);
 
 fn io(e: std::io::Error) -> CountError {
     CountError::Io(e.to_string())
@@ -95,7 +95,7 @@ impl<const W: usize> Reader<W> {
 
     fn next(&mut self) -> Result<Option<Record<W>>, CountError> {
         let mut word = [0u8; 8];
-        let mut p = WideSet::<W>::EMPTY;
+        let mut p = Bits::<[u64; W]>::EMPTY;
         for (k, slot) in p.0.iter_mut().enumerate() {
             match self.r.read_exact(&mut word) {
                 Ok(()) => *slot = u64::from_le_bytes(word),
@@ -157,12 +157,13 @@ pub(super) fn merge<const W: usize>(runs: &[PathBuf], out: &Path) -> Result<usiz
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bitset::Hole;
 
     #[test]
     fn runs_merge_into_one_sorted_level_with_summed_counts() {
         let dir = std::env::temp_dir().join(format!("pegsol-wide-spill-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let p = |i: usize| WideSet::<2>::bit(i);
+        let p = |i: usize| Bits::<[u64; 2]>::single(Hole::at(i));
         let mut runs = [
             vec![(p(1), 1u128), (p(5), 2), (p(100), 3)],
             vec![(p(5), 10), (p(70), 1)],

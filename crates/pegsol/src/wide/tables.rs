@@ -3,7 +3,8 @@
 
 use std::hash::{BuildHasherDefault, Hasher};
 
-use super::{WideBoard, WideJump, WidePegs, WideSet};
+use super::{WideBoard, WideJump, WidePegs};
+use crate::bitset::{Bits, Hole};
 
 /// A fast hasher for sets, whose bits are already well spread by play.
 #[derive(Default)]
@@ -32,15 +33,15 @@ pub(super) type Build = BuildHasherDefault<SetHasher>;
 
 /// The board's jumps in `W` words, indexed by landing hole and by starting hole.
 pub(super) struct Tables<const W: usize> {
-    pub(super) holes: WideSet<W>,
+    pub(super) holes: Bits<[u64; W]>,
     pub(super) jumps: Vec<WideJump>,
     /// Per jump: the holes of `from` and `over`, and of all three.
-    pub(super) needs: Vec<WideSet<W>>,
-    pub(super) flips: Vec<WideSet<W>>,
+    pub(super) needs: Vec<Bits<[u64; W]>>,
+    pub(super) flips: Vec<Bits<[u64; W]>>,
     pub(super) into: Vec<Vec<u32>>,
     pub(super) out_of: Vec<Vec<u32>>,
     /// Holes few jumps clear (see the module docs).
-    pub(super) hard: WideSet<W>,
+    pub(super) hard: Bits<[u64; W]>,
 }
 
 impl<const W: usize> Tables<W> {
@@ -59,16 +60,20 @@ impl<const W: usize> Tables<W> {
         let most = clearing.iter().copied().max().unwrap_or(0);
         let hard = (0..n)
             .filter(|&h| 2 * clearing[h] <= most)
-            .fold(WideSet::EMPTY, |s, h| s.with(h));
+            .fold(Bits::EMPTY, |s, h| s.with(Hole::at(h)));
         Tables {
-            holes: WideSet::first(n),
+            holes: Bits::first(n),
             needs: jumps
                 .iter()
-                .map(|j| WideSet::bit(j.from()).with(j.over()))
+                .map(|j| Bits::single(Hole::at(j.from())).with(Hole::at(j.over())))
                 .collect(),
             flips: jumps
                 .iter()
-                .map(|j| WideSet::bit(j.from()).with(j.over()).with(j.to()))
+                .map(|j| {
+                    Bits::single(Hole::at(j.from()))
+                        .with(Hole::at(j.over()))
+                        .with(Hole::at(j.to()))
+                })
                 .collect(),
             jumps,
             into,
@@ -80,21 +85,25 @@ impl<const W: usize> Tables<W> {
     /// Calls `f(jump, child)` for every legal jump of `pos`: by the empty holes while they are
     /// fewer than the pegs, by the pegs after.
     #[inline]
-    pub(super) fn for_each_child(&self, pos: WideSet<W>, mut f: impl FnMut(u32, WideSet<W>)) {
+    pub(super) fn for_each_child(
+        &self,
+        pos: Bits<[u64; W]>,
+        mut f: impl FnMut(u32, Bits<[u64; W]>),
+    ) {
         let empty = self.holes.minus(pos);
         if empty.count() <= pos.count() {
             for h in empty.iter() {
-                for &k in &self.into[h] {
-                    if self.needs[k as usize].is_subset(&pos) {
+                for &k in &self.into[h.index()] {
+                    if self.needs[k as usize].is_subset(pos) {
                         f(k, pos.xor(self.flips[k as usize]));
                     }
                 }
             }
         } else {
             for h in pos.iter() {
-                for &k in &self.out_of[h] {
+                for &k in &self.out_of[h.index()] {
                     let j = self.jumps[k as usize];
-                    if pos.contains(j.over()) && !pos.contains(j.to()) {
+                    if pos.contains(Hole::at(j.over())) && !pos.contains(Hole::at(j.to())) {
                         f(k, pos.xor(self.flips[k as usize]));
                     }
                 }
@@ -102,7 +111,7 @@ impl<const W: usize> Tables<W> {
         }
     }
 
-    pub(super) fn legal_count(&self, pos: WideSet<W>) -> i64 {
+    pub(super) fn legal_count(&self, pos: Bits<[u64; W]>) -> i64 {
         let mut n = 0;
         self.for_each_child(pos, |_, _| n += 1);
         n
@@ -114,7 +123,7 @@ impl<const W: usize> Tables<W> {
 /// tables (the image of each value of each byte), so an image costs `8 W` lookups.
 pub(super) struct Canon<const W: usize> {
     /// Per symmetry of the group other than the identity: `maps[g][byte][value]`.
-    maps: Vec<Vec<[WideSet<W>; 256]>>,
+    maps: Vec<Vec<[Bits<[u64; W]>; 256]>>,
 }
 
 impl<const W: usize> Canon<W> {
@@ -129,12 +138,12 @@ impl<const W: usize> Canon<W> {
                 let perm = &board.symmetries[g];
                 (0..8 * W)
                     .map(|byte| {
-                        let mut table = [WideSet::EMPTY; 256];
+                        let mut table = [Bits::EMPTY; 256];
                         for (value, image) in table.iter_mut().enumerate() {
                             for bit in 0..8 {
                                 let hole = 8 * byte + bit;
                                 if value >> bit & 1 == 1 && hole < n {
-                                    *image = image.with(usize::from(perm[hole]));
+                                    *image = image.with(Hole::at(usize::from(perm[hole])));
                                 }
                             }
                         }
@@ -153,9 +162,9 @@ impl<const W: usize> Canon<W> {
 
     /// The image of `p` under the `k`-th symmetry of the group other than the identity.
     #[inline]
-    fn image(&self, k: usize, p: WideSet<W>) -> WideSet<W> {
+    fn image(&self, k: usize, p: Bits<[u64; W]>) -> Bits<[u64; W]> {
         let map = &self.maps[k];
-        let mut out = WideSet::EMPTY;
+        let mut out = Bits::<[u64; W]>::EMPTY;
         for (w, &word) in p.0.iter().enumerate() {
             let mut x = word;
             let mut byte = 8 * w;
@@ -173,13 +182,14 @@ impl<const W: usize> Canon<W> {
 
     /// The least of the images of `p` (itself included): equal for every position of an orbit.
     #[inline]
-    pub(super) fn canonical(&self, p: WideSet<W>) -> WideSet<W> {
+    pub(super) fn canonical(&self, p: Bits<[u64; W]>) -> Bits<[u64; W]> {
         (0..self.maps.len()).fold(p, |best, k| best.min(self.image(k, p)))
     }
 
     /// The distinct positions of the orbit of `p`, in increasing order.
-    pub(super) fn members(&self, p: WideSet<W>) -> Vec<WideSet<W>> {
-        let mut images: Vec<WideSet<W>> = (0..self.maps.len()).map(|k| self.image(k, p)).collect();
+    pub(super) fn members(&self, p: Bits<[u64; W]>) -> Vec<Bits<[u64; W]>> {
+        let mut images: Vec<Bits<[u64; W]>> =
+            (0..self.maps.len()).map(|k| self.image(k, p)).collect();
         images.push(p);
         images.sort_unstable();
         images.dedup();
@@ -187,7 +197,7 @@ impl<const W: usize> Canon<W> {
     }
 
     /// How many distinct positions the orbit of `p` holds.
-    pub(super) fn orbit_size(&self, p: WideSet<W>) -> u64 {
+    pub(super) fn orbit_size(&self, p: Bits<[u64; W]>) -> u64 {
         self.members(p).len() as u64
     }
 }
@@ -226,7 +236,7 @@ mod tests {
                     x ^= x >> 7;
                     x ^= x << 17;
                     if x.is_multiple_of(3) {
-                        p = p.with(h);
+                        p = p.with(Hole::at(h));
                     }
                 }
                 let images: Vec<WidePegs> = (0..board.symmetry_count())
@@ -245,7 +255,7 @@ mod tests {
     #[test]
     fn the_stabilizer_of_a_corner_is_a_mirror() {
         let board = WideBoard::builtin("triangle:11").unwrap();
-        let corner = [board.holes().without(board.hole("a1").unwrap())];
+        let corner = [board.holes().without(Hole::at(board.hole("a1").unwrap()))];
         assert_eq!(stabilizer(&board, &[&corner]).len(), 2);
         assert_eq!(stabilizer(&board, &[&[board.holes()]]).len(), 6);
     }
