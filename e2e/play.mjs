@@ -177,6 +177,15 @@ try {
   await statusIs("No moves left: 2 pegs remain");
   check(true, "a stuck game: no moves left, 2 pegs remain");
 
+  // A link that holds no usable game says why, and opens English.
+  for (const [hash, why] of [["#board=engish", "did you mean english?"], ["#bord=english", "names no board"], ["#board=english&empty=z9", "z9"]]) {
+    await page.goto(url + hash);
+    await page.reload();
+    await page.waitForFunction(() => document.getElementById("message").textContent.includes("showing English instead"));
+    const said = await page.locator("#message").textContent();
+    check(said.includes(why) && (await page.locator("circle.hole").count()) === 33, `the bad link ${hash} is named and English shown: ${said}`);
+  }
+
   // Every board in the menu opens on a game the solver wins.
   const menu = await page.evaluate(async () => (await (await fetch("/api/boards")).json()).boards);
   const names = await page.locator("#boardName option").evaluateAll((os) => os.map((o) => o.value));

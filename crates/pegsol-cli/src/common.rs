@@ -121,7 +121,7 @@ pub(crate) fn read_small_text(path: &Path, what: &str) -> Result<String> {
 /// The built-in name closest to a misspelt `name`, when it is close: at most two edits
 /// (one for names of up to four letters). A family keeps the user's parameter
 /// (`tringle:7` gives `triangle:7`).
-fn closest_builtin(name: &str) -> Option<String> {
+pub(crate) fn closest_builtin(name: &str) -> Option<String> {
     let lower = name.trim().to_ascii_lowercase();
     let (stem, parameter) = match lower.find(|c: char| c == ':' || c.is_ascii_digit()) {
         Some(i) => (&lower[..i], &lower[i..]),

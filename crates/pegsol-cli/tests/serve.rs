@@ -155,7 +155,11 @@ fn bad_requests_get_clear_json_errors() {
         ("not json", "not JSON"),
         ("[1, 2]", "JSON object"),
         ("{}", "\"board\" is missing"),
-        (r#"{"board": "englsh"}"#, "unknown board"),
+        (r#"{"board": "englsh"}"#, "did you mean english?"),
+        (
+            r#"{"board": "zzzzzz"}"#,
+            "the menu lists the built-in boards",
+        ),
         (r#"{"board": "english", "empty": ["z9"]}"#, "empty"),
         (r#"{"board": "english", "empty": 5}"#, "list of hole labels"),
         (r#"{"board": "english", "finish": ["q1"]}"#, "finish"),

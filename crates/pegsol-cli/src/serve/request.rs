@@ -108,7 +108,16 @@ pub(super) fn parse_request(body: &[u8]) -> Result<Request, String> {
     } else {
         pegsol::Shape::builtin(name.trim())
     }
-    .map_err(|e| format!("board: {e}"))?;
+    .map_err(|e| match (e, crate::common::closest_builtin(name)) {
+        // In words for the page: no CLI command to run, and the name meant when it is close.
+        (pegsol::Error::UnknownBoard(_), Some(guess)) => {
+            format!("board: unknown board {name:?}; did you mean {guess}? (the menu lists the built-in boards)")
+        }
+        (pegsol::Error::UnknownBoard(_), None) => {
+            format!("board: unknown board {name:?}; the menu lists the built-in boards, and a board of your own can be pasted as a picture")
+        }
+        (e, _) => format!("board: {e}"),
+    })?;
     let board = match Board::from_shape(&shape) {
         Ok(board) => board,
         Err(pegsol::Error::NeedsWide { .. }) => {
