@@ -479,11 +479,9 @@ pub(crate) fn solutions(
     Ok(0)
 }
 
-/// `pegsol count`: the whole game, the solutions alone, or the solutions of every vacancy.
+/// `pegsol count` on one process: the whole game, the solutions alone, or the solutions of
+/// every vacancy (`main` sends `--workers` and `--cluster` to the cluster module).
 pub(crate) fn dispatch(a: crate::cli::CountArgs) -> Result<u8> {
-    if a.workers.is_some() || a.cluster.is_some() {
-        return crate::cluster::count(&a);
-    }
     let max_memory = (a.max_memory as usize).saturating_mul(1 << 20);
     let timeout = crate::cli::timeout_of(a.timeout)?;
     match (a.solutions, a.every_vacancy) {

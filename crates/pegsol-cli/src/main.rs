@@ -166,6 +166,9 @@ fn run(cli: Cli) -> Result<u8> {
             json,
         }),
         Command::Verify { file, json } => verify::run(&file, json),
+        Command::Count(args) if args.workers.is_some() || args.cluster.is_some() => {
+            cluster::count(&args)
+        }
         Command::Count(args) => count::dispatch(args),
         Command::ClusterLocal { processes, command } => cluster::local(processes, &command),
         Command::Show {

@@ -7,13 +7,10 @@ use crate::bitset::{Bits, Hole, MAX_HOLES};
 use crate::classes::Classes;
 use crate::error::{Error, Result};
 use crate::jumps::Jump;
+use crate::labels;
 use crate::lattice::Lattice;
-use crate::notation;
-use crate::shape::Shape;
+use crate::shape::{looks_spaced, Shape, MAX_SIDE};
 use crate::symmetry::Symmetries;
-
-/// The largest picture side the parser accepts, so that labels stay short.
-pub(crate) const MAX_SIDE: usize = 4096;
 
 /// A peg solitaire board: holes at integer coordinates on a lattice.
 ///
@@ -41,16 +38,6 @@ pub struct Board {
     jumps: Vec<Jump>,
     symmetries: Symmetries,
     classes: Classes,
-}
-
-/// Whether cells at `(line, column)`, in reading order, look like a picture with a space
-/// between cells: all in columns of one parity, and some two in a row two apart.
-pub(crate) fn looks_spaced(cells: &[(usize, usize)]) -> bool {
-    let parity = cells.first().map_or(0, |c| c.1 % 2);
-    cells.iter().all(|c| c.1 % 2 == parity)
-        && cells
-            .windows(2)
-            .any(|w| w[0].0 == w[1].0 && w[1].1 == w[0].1 + 2)
 }
 
 /// One row or column of the compact grid: a line of the bounding box, or a run of at least
@@ -129,7 +116,7 @@ pub(crate) fn draw_compact(
         texts[r * cols + c] = Some(text);
     }
     let name = |line: &GridLine| match *line {
-        GridLine::At(c) => notation::column_name(c),
+        GridLine::At(c) => labels::column_name(c),
         GridLine::Gap { .. } => ":".to_string(),
     };
     let number = |line: &GridLine| match *line {
@@ -227,8 +214,8 @@ impl Board {
             board.start = Some(start);
         }
         board.jumps = board.compute_jumps();
-        board.symmetries = Symmetries::of(&board);
-        board.classes = Classes::of(&board);
+        board.symmetries = Symmetries::of(board.lattice, &board.coords);
+        board.classes = Classes::of(board.coords.len(), &board.jumps);
         Ok(board)
     }
 
@@ -385,12 +372,12 @@ impl Board {
     #[must_use]
     pub fn label(&self, hole: Hole) -> String {
         let (r, c) = self.coords(hole);
-        notation::label(r, c)
+        labels::label(r, c)
     }
 
     /// The hole with this label.
     pub fn hole(&self, label: &str) -> Result<Hole> {
-        let (r, c) = notation::parse_label(label)?;
+        let (r, c) = labels::parse_label(label)?;
         self.hole_at(r as i64, c as i64)
             .ok_or_else(|| Error::NoSuchHole {
                 label: label.trim().to_string(),

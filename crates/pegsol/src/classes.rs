@@ -11,7 +11,7 @@
 //! on other shapes there may be more.
 
 use crate::bitset::Bits;
-use crate::board::Board;
+use crate::jumps::Jump;
 
 /// The class structure of a board: a basis of the functionals invariant under every jump.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -23,14 +23,14 @@ pub struct Classes {
 pub type Class = u64;
 
 impl Classes {
-    /// Computes the invariants of `board` by Gaussian elimination over GF(2).
+    /// Computes the invariants of a board of `n` holes with these jumps, by Gaussian
+    /// elimination over GF(2).
     #[must_use]
-    pub fn of(board: &Board) -> Classes {
-        let n = board.hole_count();
+    pub fn of(n: usize, jumps: &[Jump]) -> Classes {
         // Reduced row echelon form of the jump vectors.
         let mut rows: Vec<u64> = Vec::new();
         let mut pivots: Vec<usize> = Vec::new();
-        for j in board.jumps() {
+        for j in jumps {
             let mut v = j.holes().raw();
             for (r, &p) in rows.iter().zip(&pivots) {
                 if v >> p & 1 == 1 {
@@ -106,7 +106,7 @@ impl Classes {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::Board;
 
     #[test]
     fn english_has_sixteen_classes_and_five_end_holes() {

@@ -39,6 +39,7 @@ mod ends;
 mod error;
 pub mod fewest;
 mod jumps;
+mod labels;
 mod lattice;
 mod layout;
 pub mod menu;

@@ -2,9 +2,21 @@
 //! built-in name, before any engine is chosen. A shape of up to 64 holes becomes a
 //! [`Board`](crate::Board); one of up to [`MAX_WIDE_HOLES`] a [`WideBoard`](crate::WideBoard).
 
-use crate::board::{looks_spaced, MAX_SIDE};
 use crate::error::{Error, Result};
 use crate::lattice::Lattice;
+
+/// The largest picture side the parser accepts, so that labels stay short.
+pub(crate) const MAX_SIDE: usize = 4096;
+
+/// Whether cells at `(line, column)`, in reading order, look like a picture with a space
+/// between cells: all in columns of one parity, and some two in a row two apart.
+pub(crate) fn looks_spaced(cells: &[(usize, usize)]) -> bool {
+    let parity = cells.first().map_or(0, |c| c.1 % 2);
+    cells.iter().all(|c| c.1 % 2 == parity)
+        && cells
+            .windows(2)
+            .any(|w| w[0].0 == w[1].0 && w[1].1 == w[0].1 + 2)
+}
 
 /// The most holes any board may have: four 64-bit words.
 pub const MAX_WIDE_HOLES: usize = 256;

@@ -9,7 +9,7 @@
 //! lookups at most), so canonical forms cost a few nanoseconds per group element.
 
 use crate::bitset::{Bits, Hole};
-use crate::board::Board;
+use crate::lattice::Lattice;
 
 /// The symmetries of a board, the identity first.
 #[derive(Clone, Debug, Default)]
@@ -21,20 +21,19 @@ pub struct Symmetries {
 }
 
 impl Symmetries {
-    /// Finds the group of `board` among its lattice's point group.
+    /// Finds the group of the board whose holes are at `coords` (sorted row-major, as a
+    /// board numbers them) among `lattice`'s point group.
     #[must_use]
-    pub fn of(board: &Board) -> Symmetries {
-        let n = board.hole_count();
-        let holes: Vec<(i64, i64)> = (0..n)
-            .filter_map(Hole::new)
-            .map(|h| {
-                let (r, c) = board.coords(h);
-                (r as i64, c as i64)
-            })
-            .collect();
+    pub fn of(lattice: Lattice, coords: &[(usize, usize)]) -> Symmetries {
+        let n = coords.len();
+        let holes: Vec<(i64, i64)> = coords.iter().map(|&(r, c)| (r as i64, c as i64)).collect();
+        let hole_at = |r: i64, c: i64| -> Option<Hole> {
+            let at = (usize::try_from(r).ok()?, usize::try_from(c).ok()?);
+            coords.binary_search(&at).ok().and_then(Hole::new)
+        };
         let mut matrices = Vec::new();
         let mut perms = Vec::new();
-        let mut group = board.lattice().point_group();
+        let mut group = lattice.point_group();
         // Identity first, so that element 0 is always the identity.
         group.sort_by_key(|m| *m != [1, 0, 0, 1]);
         for m in group {
@@ -51,7 +50,7 @@ impl Symmetries {
             let c0 = image.iter().map(|p| p.1).min().unwrap_or(0);
             let perm: Option<Vec<Hole>> = image
                 .iter()
-                .map(|&(r, c)| board.hole_at(r - r0, c - c0))
+                .map(|&(r, c)| hole_at(r - r0, c - c0))
                 .collect();
             if let Some(perm) = perm {
                 matrices.push(m);
@@ -303,7 +302,7 @@ fn image(tables: &[u64], bytes: usize, g: usize, x: u64) -> u64 {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::Board;
 
     #[test]
     fn group_orders() {

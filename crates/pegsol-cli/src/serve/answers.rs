@@ -6,36 +6,11 @@ use std::time::Duration;
 
 use anyhow::Result;
 use pegsol::{Budget, Limits, Outcome, Problem};
-use serde::Serialize;
-use serde_json::Value;
 
 use crate::answer::FinishView;
 use crate::serve::request::{Kind, Parsed};
+use crate::serve::views::{to_value, BoardAnswer, HoleView};
 use crate::serve::{Answer, MAX_MEMORY};
-
-/// A hole, as the page draws it.
-#[derive(Serialize)]
-pub(super) struct HoleView {
-    pub(super) label: String,
-    pub(super) row: usize,
-    pub(super) col: usize,
-    pub(super) x: f64,
-    pub(super) y: f64,
-}
-
-/// What the page needs to draw and play a board: holes with coordinates, and every jump.
-#[derive(Serialize)]
-pub(super) struct BoardAnswer {
-    pub(super) board: String,
-    pub(super) lattice: &'static str,
-    pub(super) rows: usize,
-    pub(super) cols: usize,
-    pub(super) holes: Vec<HoleView>,
-    /// Each jump as the labels of its three holes: from, over, to.
-    pub(super) jumps: Vec<[String; 3]>,
-    pub(super) empty: Vec<String>,
-    pub(super) finish: FinishView,
-}
 
 pub(super) fn geometry(p: &Problem) -> BoardAnswer {
     let b = p.board();
@@ -68,11 +43,6 @@ pub(super) fn geometry(p: &Problem) -> BoardAnswer {
         empty: b.labels(b.holes().minus(p.start())),
         finish: FinishView::of(b, p.finish()),
     }
-}
-
-/// An answer as JSON for the response.
-pub(super) fn to_value(answer: &impl Serialize) -> Result<Value> {
-    Ok(serde_json::to_value(answer)?)
 }
 
 /// One solver request, under the budget; the answer, and whether its time ran out. The

@@ -46,6 +46,7 @@ use crate::serve::request::{parse_request, Kind, Request as Asked};
 mod answers;
 mod lanes;
 mod request;
+mod views;
 mod wide;
 
 /// The page, with its script and style inline: nothing is fetched from elsewhere.

@@ -14,8 +14,8 @@ use serde_json::{json, Value};
 
 use crate::analyse::{plain_reason, MoveFate};
 use crate::answer::{FinishView, Line};
-use crate::serve::answers::{to_value, BoardAnswer, HoleView};
 use crate::serve::request::{labels, Kind, RequestBody};
+use crate::serve::views::{to_value, BoardAnswer, HoleView};
 use crate::serve::{Answer, MAX_MEMORY};
 use crate::wide::checked_line;
 

@@ -32,6 +32,7 @@ mod cluster;
 mod cut;
 mod forward;
 mod packed;
+mod step;
 mod winners;
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 use super::*;
 use crate::board::Board;
-use crate::count::forward::{expand, Kept, Step};
 use crate::count::packed::{rank, Spread};
+use crate::count::step::{expand, Kept, Step};
 use crate::count::winners::{
     backward, intersect_run, intersect_sorted, levels_counted, self_dual_winners, winners_meeting,
     Winners,

@@ -5,8 +5,8 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use crate::bitset::Bits;
-use crate::count::forward::{expand, gather, Kept, Step};
 use crate::count::packed::{rank, Child, Narrow, Spread};
+use crate::count::step::{expand, gather, Kept, Step};
 use crate::count::CountError;
 use crate::problem::Problem;
 use crate::space::{Dense, Space};

@@ -30,10 +30,11 @@ mod spill;
 mod tables;
 
 use crate::bitset::{Bits, Hole};
-use crate::board::{compact_grid, draw_compact, looks_spaced, GridLine};
+use crate::board::{compact_grid, draw_compact, GridLine};
 use crate::error::{Error, Result};
+use crate::labels;
 use crate::lattice::Lattice;
-use crate::notation;
+use crate::shape::looks_spaced;
 use crate::shape::{Shape, MAX_WIDE_HOLES};
 
 pub use catalog::{catalog_wide, ends_wide, WideCatalog, WideEntry, WideVacancy};
@@ -131,7 +132,7 @@ impl WideBoard {
                 let h = board
                     .hole_at(r as i64 - r0 as i64, c as i64 - c0 as i64)
                     .ok_or_else(|| Error::NoSuchHole {
-                        label: notation::label(r, c),
+                        label: labels::label(r, c),
                         board: board.name.clone(),
                     })?;
                 start = start.without(Hole::at(h));
@@ -333,7 +334,7 @@ impl WideBoard {
     #[must_use]
     pub fn label(&self, hole: usize) -> String {
         let (r, c) = self.coords[hole];
-        notation::label(r, c)
+        labels::label(r, c)
     }
 
     /// The labels of a set of holes, in hole order.
@@ -344,7 +345,7 @@ impl WideBoard {
 
     /// The hole with this label.
     pub fn hole(&self, label: &str) -> Result<usize> {
-        let (r, c) = notation::parse_label(label)?;
+        let (r, c) = labels::parse_label(label)?;
         self.hole_at(r as i64, c as i64)
             .ok_or_else(|| Error::NoSuchHole {
                 label: label.trim().to_string(),
