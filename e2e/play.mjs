@@ -177,6 +177,13 @@ try {
   await statusIs("No moves left: 2 pegs remain");
   check(true, "a stuck game: no moves left, 2 pegs remain");
 
+  // Undecided jumps are counted as not known, never as losing.
+  const says = (v) => page.evaluate((v) => statusOf(v)[0], v);
+  const fates = (...fs) => fs.map((fate) => ({ fate }));
+  check((await says({ status: "winnable", pegs: 9, moves: fates("wins", "unknown", "loses") })) === "You can still win: 1 of 3 jumps keep the finish reachable, 1 not known yet.", "a winnable status counts the undecided jump as not known");
+  check((await says({ status: "unknown", pegs: 9, moves: fates("loses", "unknown") })) === "Not known yet: 1 of 2 jumps lose the finish, 1 not decided within the time budget.", "an undecided status counts the losing and the undecided jumps");
+  check((await says({ status: "winnable", pegs: 9, moves: fates("wins") })) === "You can still win: 1 of 1 jump keeps the finish reachable.", "one jump, in the singular");
+
   // A link that holds no usable game says why, and opens English.
   for (const [hash, why] of [["#board=engish", "did you mean english?"], ["#bord=english", "names no board"], ["#board=english&empty=z9", "z9"]]) {
     await page.goto(url + hash);
