@@ -312,13 +312,7 @@ pub(crate) fn undecided_text(budget: pegsol::Budget, limits: &Limits) -> String 
 /// The start's position class and the single pegs in it.
 pub(crate) fn class_line(board: &Board, start: Bits) -> String {
     let classes = board.classes();
-    let c = classes.class_of(start);
-    let singles: Vec<String> = board
-        .holes()
-        .iter()
-        .filter(|h| classes.class_of(h.bit()) == c)
-        .map(|h| board.label(h))
-        .collect();
+    let singles = singles_of_class(board, start);
     format!(
         "position class {} of {}; single pegs in this class: {}",
         classes.class_text(start),
@@ -329,6 +323,19 @@ pub(crate) fn class_line(board: &Board, start: Bits) -> String {
             singles.join(" ")
         }
     )
+}
+
+/// The labels of the holes whose single peg is in the position class of `pegs`: the only
+/// places one last peg can end from there.
+fn singles_of_class(board: &Board, pegs: Bits) -> Vec<String> {
+    let classes = board.classes();
+    let c = classes.class_of(pegs);
+    board
+        .holes()
+        .iter()
+        .filter(|h| classes.class_of(h.bit()) == c)
+        .map(|h| board.label(h))
+        .collect()
 }
 
 /// Writes the SVG strip of a replayed solution.
@@ -388,15 +395,7 @@ pub(crate) fn class_suggestion(problem: &Problem) -> Option<String> {
     let (board, start) = (problem.board(), problem.start());
     let classes = board.classes();
     let holes: Vec<Hole> = board.holes().iter().collect();
-    let singles_of = |set: Bits| -> Vec<String> {
-        let class = classes.class_of(set);
-        holes
-            .iter()
-            .filter(|h| classes.class_of(h.bit()) == class)
-            .map(|&h| board.label(h))
-            .collect()
-    };
-    let singles = singles_of(start);
+    let singles = singles_of_class(board, start);
     let mut tries = Vec::new();
     if let Some(first) = singles.first() {
         tries.push(format!(
@@ -425,7 +424,7 @@ pub(crate) fn class_suggestion(problem: &Problem) -> Option<String> {
         if start.count() + 1 == board.hole_count() as u32 {
             let others: Vec<String> = holes
                 .iter()
-                .filter(|&&v| !singles_of(board.holes().without(v)).is_empty())
+                .filter(|&&v| !singles_of_class(board, board.holes().without(v)).is_empty())
                 .map(|&v| board.label(v))
                 .collect();
             if let Some((first, rest)) = others.split_first() {

@@ -5,20 +5,9 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
-fn pegsol(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_pegsol"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
+mod common;
 
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use common::{pegsol, python, replay_line, stderr, stdout, verify_both, PY_CHECKER};
 
 /// Runs `pegsol args` and checks it fails as bad input (exit 2) with `message` on stderr.
 fn fails_with(args: &[&str], message: &str) {
@@ -1113,14 +1102,7 @@ fn catalog_of_the_english_board() {
     for p in problems.iter().filter(|p| p["status"] == "solved") {
         let empty = p["empty"][0].as_str().unwrap();
         let start = board.holes().without(board.hole(empty).unwrap());
-        let line: Vec<&str> = p["jumps"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|j| j.as_str().unwrap())
-            .collect();
-        let jumps = pegsol::notation::parse_jumps(&board, &line.join(" ")).unwrap();
-        let end = pegsol::replay(&board, start, &jumps).unwrap();
+        let end = replay_line(&board, start, &p["jumps"]);
         assert_eq!(board.labels(end), [p["finish"][0].as_str().unwrap()]);
     }
     let text = stdout(&pegsol(&["catalog", "english", "--finish", "any"]));
@@ -1169,35 +1151,9 @@ fn random_picture(seed: u64) -> String {
     text
 }
 
-/// `pegsol verify FILE` and, given the script, the Python checker on it, run side by side.
-fn verify_both(file: &str, script: Option<&str>) -> (Output, Option<Output>) {
-    let rust = Command::new(env!("CARGO_BIN_EXE_pegsol"))
-        .args(["verify", file])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    let py = script.map(|script| {
-        Command::new("python3")
-            .args([script, file])
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .expect("python3 runs")
-    });
-    (
-        rust.wait_with_output().unwrap(),
-        py.map(|p| p.wait_with_output().unwrap()),
-    )
-}
-
 #[test]
 fn every_certificate_verifies_independently_and_tampering_is_caught() {
-    let python = Command::new("python3").arg("--version").output().is_ok();
-    let script = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../docs/verify_certificate.py"
-    );
+    let (python, script) = (python(), PY_CHECKER);
     // One seed's verdict: the certificate's kind when refuted, None when solvable or skipped.
     let one = |seed: u64| -> Option<Option<String>> {
         let board = temp_board(
@@ -1751,11 +1707,7 @@ fn wide_picture(
 /// any two pegs or one far hole.
 #[test]
 fn certificates_past_64_holes_verify_independently_and_tampering_is_caught() {
-    let python = Command::new("python3").arg("--version").output().is_ok();
-    let script = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../docs/verify_certificate.py"
-    );
+    let (python, script) = (python(), PY_CHECKER);
     let mut kinds = std::collections::BTreeMap::new();
     for seed in 1..=36u64 {
         let lattice = ["orthogonal", "triangular", "diagonal"][(seed / 3 % 3) as usize];

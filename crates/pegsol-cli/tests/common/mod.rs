@@ -99,3 +99,49 @@ impl Drop for Server {
         let _ = self.child.wait();
     }
 }
+
+/// The Python checker, `docs/verify_certificate.py`.
+pub const PY_CHECKER: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../docs/verify_certificate.py"
+);
+
+/// Whether python3 runs here. In CI it must: the Python checker is half of what is tested.
+pub fn python() -> bool {
+    let here = Command::new("python3").arg("--version").output().is_ok();
+    assert!(
+        here || std::env::var_os("CI").is_none(),
+        "python3 is needed in CI for the Python checker"
+    );
+    here
+}
+
+/// `pegsol verify FILE` and, given a checker script, the Python checker on the same file,
+/// run side by side: each is a process of its own.
+pub fn verify_both(file: &str, script: Option<&str>) -> (Output, Option<Output>) {
+    let spawn = |c: &mut Command| {
+        c.stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the checker runs")
+    };
+    let rust = spawn(Command::new(env!("CARGO_BIN_EXE_pegsol")).args(["verify", file]));
+    let py = script.map(|script| spawn(Command::new("python3").args([script, file])));
+    (
+        rust.wait_with_output().unwrap(),
+        py.map(|p| p.wait_with_output().unwrap()),
+    )
+}
+
+/// Where the line of an answer's `jumps` (a JSON list of `from-to` texts) ends from
+/// `start`, replayed by the library's own checker.
+pub fn replay_line(board: &pegsol::Board, start: pegsol::Bits, jumps: &Value) -> pegsol::Bits {
+    let line: Vec<&str> = jumps
+        .as_array()
+        .expect("a list of jumps")
+        .iter()
+        .map(|j| j.as_str().expect("a jump text"))
+        .collect();
+    let jumps = pegsol::notation::parse_jumps(board, &line.join(" ")).unwrap();
+    pegsol::replay(board, start, &jumps).unwrap()
+}

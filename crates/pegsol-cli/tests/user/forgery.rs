@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use super::common::pegsol;
+use super::common::{pegsol, python, replay_line, verify_both, PY_CHECKER};
 
 use serde_json::{json, Value};
 
@@ -22,21 +22,6 @@ fn text(o: &Output) -> String {
     )
 }
 
-const SCRIPT: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../docs/verify_certificate.py"
-);
-
-/// Whether python3 runs here. In CI it must: the Python checker is half of what is tested.
-fn python() -> bool {
-    let here = Command::new("python3").arg("--version").output().is_ok();
-    assert!(
-        here || std::env::var_os("CI").is_none(),
-        "python3 is needed in CI for the Python checker"
-    );
-    here
-}
-
 fn scratch(test: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("pegsol-{test}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -45,26 +30,11 @@ fn scratch(test: &str) -> PathBuf {
 
 /// Both checkers' verdicts on the file at `path`: (exit code, output) each.
 fn both(path: &Path, python: bool) -> [(Option<i32>, String); 2] {
-    let path = path.to_str().unwrap();
-    let piped = |c: &mut Command| {
-        c.stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap()
-    };
-    // Both checkers at once: each is a process of its own.
-    let rust = piped(Command::new(env!("CARGO_BIN_EXE_pegsol")).args(["verify", path]));
-    let py = python.then(|| {
-        // PEGSOL_PY_CHECKER runs the suite against another script (an older checker, to see
-        // that the suite catches what it let through).
-        let script = std::env::var("PEGSOL_PY_CHECKER").unwrap_or_else(|_| SCRIPT.to_string());
-        piped(Command::new("python3").args([script.as_str(), path]))
-    });
-    let rust = rust.wait_with_output().unwrap();
-    let py = py.map_or((Some(1), String::new()), |p| {
-        let o = p.wait_with_output().unwrap();
-        (o.status.code(), text(&o))
-    });
+    // PEGSOL_PY_CHECKER runs the suite against another script (an older checker, to see that
+    // the suite catches what it let through).
+    let script = std::env::var("PEGSOL_PY_CHECKER").unwrap_or_else(|_| PY_CHECKER.to_string());
+    let (rust, py) = verify_both(path.to_str().unwrap(), python.then_some(script.as_str()));
+    let py = py.map_or((Some(1), String::new()), |o| (o.status.code(), text(&o)));
     [(rust.status.code(), text(&rust)), py]
 }
 
@@ -130,14 +100,7 @@ fn solvable(dir: &Path, board: &str, empty: &str, finish: &str) {
     for e in empty.split(',') {
         start = start.without(b.hole(e).unwrap());
     }
-    let line: Vec<&str> = v["jumps"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|j| j.as_str().unwrap())
-        .collect();
-    let jumps = pegsol::notation::parse_jumps(&b, &line.join(" ")).unwrap();
-    let end = pegsol::replay(&b, start, &jumps).unwrap();
+    let end = replay_line(&b, start, &v["jumps"]);
     let want: Vec<String> = finish.split(',').map(str::to_string).collect();
     assert_eq!(b.labels(end), want);
 }
@@ -905,7 +868,7 @@ fn both_board_readers_give_the_same_holes_for_the_same_bytes() {
     let driver = format!(
         r#"
 import json, sys, importlib.util
-spec = importlib.util.spec_from_file_location("checker", {SCRIPT:?})
+spec = importlib.util.spec_from_file_location("checker", {PY_CHECKER:?})
 checker = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(checker)
 out = []
