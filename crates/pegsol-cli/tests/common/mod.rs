@@ -10,6 +10,14 @@ use std::time::Duration;
 
 use serde_json::Value;
 
+/// What the load tests call a starved request. A cheap request queued behind the expensive
+/// ones would wait for their budget (3 s in those tests); one answered within a third of that
+/// was not starved. The speed targets themselves (p95 under 250 ms for cheap requests, 200 ms
+/// for live analysis, on this project's 2-core machine) are figures the tests print and
+/// `docs/guide/playground.md` records: a timed assertion that tight failed on a busier CI
+/// machine (p95 420 ms, p50 175 ms, with nothing starved).
+pub const STARVED: Duration = Duration::from_secs(1);
+
 /// Runs `pegsol args` to its end.
 pub fn pegsol(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_pegsol"))
