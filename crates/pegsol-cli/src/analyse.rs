@@ -68,29 +68,36 @@ impl AnalyseAnswer {
         budget: Duration,
     ) -> Result<(AnalyseAnswer, bool)> {
         let board = problem.board();
-        let start = problem.start();
+        let start: pegsol::Pegs = problem.start();
         let legal: Vec<_> = board.jumps().iter().filter(|j| j.is_legal(start)).collect();
         let share = (budget / legal.len().max(1) as u32 * 2).max(Duration::from_millis(5));
         let fates: Vec<(MoveFate, bool)> = legal
             .par_iter()
             .map(|j| {
                 let (fate, why, ran_out) = match exact {
-                    Some(set) if set.wins(j.apply(start)) => ("wins", None, false),
+                    Some(set) if set.wins(j.apply(start).resize()) => ("wins", None, false),
                     Some(_) => ("loses", Some(LOST), false),
                     None => {
                         let child = Problem::new(
                             problem.shared_board().clone(),
                             j.apply(start),
                             problem.finish(),
-                        )?;
+                        );
                         let limits = Limits {
                             timeout: Some(share.min(budget)),
                             ..limits.clone()
                         };
-                        match pegsol::solve(&child, &limits)?.outcome {
-                            Outcome::Solved { .. } => ("wins", None, false),
-                            Outcome::Impossible(r) => ("loses", Some(plain_reason(r)), false),
-                            Outcome::Undecided(b) => ("unknown", None, b == Budget::Time),
+                        match child.and_then(|child| pegsol::solve(&child, &limits)) {
+                            Ok(r) => match r.outcome {
+                                Outcome::Solved { .. } => ("wins", None, false),
+                                Outcome::Impossible(r) => ("loses", Some(plain_reason(r)), false),
+                                Outcome::Undecided(b) => ("unknown", None, b == Budget::Time),
+                            },
+                            // A finish of more pegs than the child has: this jump loses it.
+                            Err(pegsol::Error::FinishTooLarge { .. }) => {
+                                ("loses", Some("too few pegs are left for the finish"), false)
+                            }
+                            Err(e) => return Err(e.into()),
                         }
                     }
                 };

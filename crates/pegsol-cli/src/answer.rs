@@ -4,7 +4,7 @@
 //! moves and `move_list` the moves as `"d2-d4-f4"` strings; `final` the last position's
 //! labels; `status` and `reason` say what was decided and why.
 
-use pegsol::{notation, Bits, Board, Finish, Jump, Problem, Stats};
+use pegsol::{notation, Board, Finish, Jump, Problem, Stats};
 use serde::Serialize;
 
 /// A finish as JSON.
@@ -52,7 +52,7 @@ impl ProblemView {
             board: board.name().to_string(),
             holes: board.hole_count(),
             lattice: board.lattice().name(),
-            empty: board.labels(board.holes().minus(problem.start())),
+            empty: board.labels(board.holes::<[u64; 4]>().minus(problem.start())),
             finish: FinishView::of(board, problem.finish()),
         }
     }
@@ -96,30 +96,9 @@ impl Line {
             move_list,
         }
     }
-
-    /// The line of a wide board's jumps, in the same notation.
-    pub(crate) fn of_wide(board: &pegsol::WideBoard, jumps: &[pegsol::WideJump]) -> Line {
-        let mut move_list: Vec<String> = Vec::new();
-        let mut last: Option<usize> = None;
-        for j in jumps {
-            match (last, move_list.last_mut()) {
-                (Some(at), Some(m)) if at == j.from() => {
-                    m.push('-');
-                    m.push_str(&board.label(j.to()));
-                }
-                _ => move_list.push(board.jump_text(*j)),
-            }
-            last = Some(j.to());
-        }
-        Line {
-            jumps: jumps.iter().map(|&j| board.jump_text(j)).collect(),
-            moves: move_list.len(),
-            move_list,
-        }
-    }
 }
 
 /// Labels of a set.
-pub(crate) fn labels(board: &Board, set: Bits) -> Vec<String> {
+pub(crate) fn labels(board: &Board, set: pegsol::Pegs) -> Vec<String> {
     board.labels(set)
 }

@@ -32,7 +32,10 @@ impl BoardsAnswer {
         let mut boards = Vec::new();
         for builtin in Board::builtins() {
             let b = Board::builtin(builtin.sample)?;
-            let vacancy = b.start().map(|s| b.holes().minus(s)).unwrap_or_default();
+            let vacancy = b
+                .start()
+                .map(|s| b.holes::<[u64; 4]>().minus(s))
+                .unwrap_or_default();
             boards.push(BoardEntry {
                 name: builtin.name,
                 holes: builtin

@@ -6,9 +6,7 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 use pegsol::check::Certificate;
-use pegsol::{
-    Bits, Board, Finish, Pagoda, Problem, WideBoard, WideCertificate, WideFinish, WidePegs,
-};
+use pegsol::{Bits, Board, Finish, Pagoda, Pegs, Problem, WideCertificate, WideFinish};
 use serde_json::{json, Value};
 
 /// The format's name and version, as the file's first two fields say.
@@ -23,7 +21,7 @@ pub(crate) fn hex(p: Bits) -> String {
 }
 
 /// A position of a board of up to 256 holes as hexadecimal, as [`hex`] writes one of 64.
-pub(crate) fn hex_wide(p: WidePegs) -> String {
+pub(crate) fn hex_wide(p: Pegs) -> String {
     let words = p.0;
     let top = words.iter().rposition(|&w| w != 0).unwrap_or(0);
     let mut out = format!("{:x}", words[top]);
@@ -41,7 +39,7 @@ fn weights(p: &Pagoda) -> Value {
 pub(crate) fn value(problem: &Problem, c: &Certificate) -> Value {
     let board: &Board = problem.board();
     let finishes = match problem.finish() {
-        Finish::Holes(f) => json!([hex(f)]),
+        Finish::Holes(f) => json!([hex(f.resize())]),
         Finish::AnyOne => json!({"pegs": 1}),
         Finish::Pegs(n) => json!({"pegs": n}),
     };
@@ -49,8 +47,8 @@ pub(crate) fn value(problem: &Problem, c: &Certificate) -> Value {
         "format": FORMAT,
         "version": VERSION,
         "claim": CLAIM,
-        "board": board.to_picture(problem.start()),
-        "holes": board.labels(board.holes()),
+        "board": board.to_picture(problem.start::<u64>()),
+        "holes": board.labels(board.holes::<[u64; 4]>()),
         "start": hex(problem.start()),
         "finishes": finishes,
         "kind": c.kind(),
@@ -84,8 +82,8 @@ pub(crate) fn write(path: &Path, problem: &Problem, c: &Certificate) -> Result<(
 /// The certificate `c` for a problem on a board of up to 256 holes, in the same format
 /// (positions are hexadecimal numbers of as many bits as the board has holes).
 pub(crate) fn value_wide(
-    board: &WideBoard,
-    start: WidePegs,
+    board: &Board,
+    start: Pegs,
     finish: &WideFinish,
     c: &WideCertificate,
 ) -> Value {
@@ -98,7 +96,7 @@ pub(crate) fn value_wide(
         "version": VERSION,
         "claim": CLAIM,
         "board": board.to_picture(start),
-        "holes": board.labels(board.holes()),
+        "holes": board.labels(board.holes::<[u64; 4]>()),
         "start": hex_wide(start),
         "finishes": finishes,
         "kind": c.kind(),
@@ -115,8 +113,8 @@ pub(crate) fn value_wide(
 /// Writes a wide board's certificate file.
 pub(crate) fn write_wide(
     path: &Path,
-    board: &WideBoard,
-    start: WidePegs,
+    board: &Board,
+    start: Pegs,
     finish: &WideFinish,
     c: &WideCertificate,
 ) -> Result<()> {
@@ -131,18 +129,18 @@ mod tests {
 
     #[test]
     fn wide_positions_are_written_as_one_number() {
-        assert_eq!(hex_wide(WidePegs::EMPTY), "0");
-        assert_eq!(hex_wide(WidePegs::single(pegsol::Hole::at(0))), "1");
+        assert_eq!(hex_wide(Pegs::EMPTY), "0");
+        assert_eq!(hex_wide(Pegs::single(pegsol::Hole::at(0))), "1");
         assert_eq!(
-            hex_wide(WidePegs::single(pegsol::Hole::at(64))),
+            hex_wide(Pegs::single(pegsol::Hole::at(64))),
             format!("1{}", "0".repeat(16))
         );
         assert_eq!(
-            hex_wide(WidePegs::single(pegsol::Hole::at(255)).with(pegsol::Hole::at(4))),
+            hex_wide(Pegs::single(pegsol::Hole::at(255)).with(pegsol::Hole::at(4))),
             format!("8{}10", "0".repeat(61))
         );
         // The 64-hole writer and this one agree where both apply.
-        let p = WidePegs::single(pegsol::Hole::at(63)).with(pegsol::Hole::at(5));
+        let p = Pegs::single(pegsol::Hole::at(63)).with(pegsol::Hole::at(5));
         assert_eq!(hex_wide(p), hex(Bits(p.0[0])));
     }
 }

@@ -29,7 +29,7 @@ pub(crate) fn proof_of(problem: &Problem, limits: &Limits) -> Result<Proof> {
 /// of either sign. Returns integer weights over a common denominator, and the denominator.
 pub(crate) fn read_weights(board: &Board, path: &str) -> Result<(Vec<i64>, i64)> {
     let (rows, _) = board.dimensions();
-    let hole_rows: Vec<usize> = board.holes().iter().map(|h| board.coords(h).0).collect();
+    let hole_rows: Vec<usize> = board.each_hole().map(|h| board.coords(h).0).collect();
     read_weight_grid(path, rows, &hole_rows)
 }
 
@@ -123,7 +123,7 @@ pub(crate) fn fraction_text(value: i64, den: i64) -> String {
 
 pub(crate) fn weights_json(board: &Board, p: &Pagoda, den: i64) -> Value {
     let mut m = serde_json::Map::new();
-    for h in board.holes() {
+    for h in board.each_hole() {
         m.insert(board.label(h), fraction(p.weight(h), den));
     }
     Value::Object(m)
@@ -134,7 +134,9 @@ fn status(proof: &Proof) -> (&'static str, u8) {
     match proof {
         Ok(_) => ("refuted", IMPOSSIBLE),
         Err(Unproved::Solvable) => ("solvable", 0),
-        Err(Unproved::Budget(_) | Unproved::Internal(_)) => ("open", UNDECIDED),
+        Err(Unproved::Budget(_) | Unproved::Internal(_) | Unproved::PastOneWord) => {
+            ("open", UNDECIDED)
+        }
     }
 }
 
@@ -252,7 +254,7 @@ impl CheckAnswer {
         (
             CheckAnswer {
                 board: board.name().to_string(),
-                empty: board.labels(board.holes().minus(problem.start())),
+                empty: board.labels(board.holes::<u64>().minus(problem.start())),
                 finish: FinishView::of(board, problem.finish()),
                 status,
                 reason,
@@ -301,7 +303,7 @@ pub(crate) struct Request<'a> {
 
 pub(crate) fn run(r: &Request) -> Result<u8> {
     let problem = &r.problem;
-    let (board, start, finish) = (problem.board(), problem.start(), problem.finish());
+    let (board, start, finish) = (problem.board(), problem.start::<u64>(), problem.finish());
     if let Some(path) = r.pagoda_file {
         return own_weights(problem, path, r.json);
     }
@@ -325,7 +327,7 @@ pub(crate) fn run(r: &Request) -> Result<u8> {
         Err(Unproved::Solvable) => {
             println!("not impossible: a search reached the finish (pegsol solve gives the line)");
         }
-        Err(Unproved::Internal(_)) => {}
+        Err(Unproved::Internal(_) | Unproved::PastOneWord) => {}
         Err(Unproved::Budget(b)) => println!(
             "open: neither position classes nor a pagoda function refutes it, and the search found no proof within the {b} budget; raise --timeout or --max-memory"
         ),
@@ -413,7 +415,7 @@ fn explain(board: &Board, c: &Certificate) {
 /// `--pagoda FILE`: checks the user's weights and whether they refute the problem.
 fn own_weights(problem: &Problem, path: &str, json: bool) -> Result<u8> {
     let board = problem.board();
-    let (start, targets) = (problem.start(), problem.targets());
+    let (start, targets) = (problem.start::<u64>(), problem.targets::<u64>());
     let (weights, den) = read_weights(board, path)?;
     if let Some(j) = Pagoda::broken_jump_of(board, &weights) {
         let w = |h: pegsol::Hole| fraction_text(weights[h.index()], den);
@@ -431,7 +433,7 @@ fn own_weights(problem: &Problem, path: &str, json: bool) -> Result<u8> {
     let p = Pagoda::new(board, weights)
         .ok_or_else(|| anyhow::anyhow!("{path}: the weights are too large"))?;
     let start_total = p.total(start);
-    let finish_total = p.floor(targets).unwrap_or(0);
+    let finish_total = p.floor(&targets).unwrap_or(0);
     let grid = weights_json(board, &p, den);
     Ok(own_report(
         &grid,

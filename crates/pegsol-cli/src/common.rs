@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
-use pegsol::{notation, Bits, Board, Finish, Hole, Jump, Limits, Problem};
+use pegsol::{notation, Board, Finish, Hole, Jump, Limits, Pegs, Problem};
 
 use crate::cli::Setup;
 
@@ -25,23 +25,33 @@ pub(crate) const INTERNAL: u8 = 70;
 /// called `english` in the working directory cannot silently replace the English board.
 /// A board of more than 64 holes is an error that names the commands that take it.
 pub(crate) fn load_board(name: &str) -> Result<Board> {
-    let shape = load_shape(name)?;
-    Board::from_shape(&shape).map_err(|e| match e {
-        pegsol::Error::NeedsWide { board, holes } => anyhow::anyhow!(
-            "board {board} has {holes} holes: 'pegsol solve', 'show', 'replay', 'ends', 'catalog', 'count', 'shortest' and 'check' take boards of up to 256 holes (without --certificate, --pagodas, catalog's --svg and the count's --spill, --pagoda, --solutions and cluster options), this command up to 64"
-        ),
-        other => other.into(),
-    })
+    let board = load_any_board(name)?;
+    one_word(&board)?;
+    Ok(board)
 }
 
-/// The wide board of a name or file, when it has more than 64 holes (the commands that take
-/// such boards hand them to the wide solver); `None` for a board of up to 64 holes.
-pub(crate) fn load_wide(name: &str) -> Result<Option<pegsol::WideBoard>> {
-    let shape = load_shape(name)?;
-    if shape.hole_count() <= pegsol::MAX_HOLES {
-        return Ok(None);
+/// [`load_board`] of any size (up to 256 holes).
+pub(crate) fn load_any_board(name: &str) -> Result<Board> {
+    Ok(Board::from_shape(&load_shape(name)?)?)
+}
+
+/// An error naming the commands that take a board past 64 holes, for one that does not.
+fn one_word(board: &Board) -> Result<()> {
+    if !board.fits::<u64>() {
+        bail!(
+            "board {} has {} holes: 'pegsol solve', 'hint', 'show', 'replay', 'ends', 'catalog', 'count', 'shortest' and 'check' take boards of up to 256 holes (without --certificate, --pagodas, catalog's --svg and the count's --spill, --pagoda, --solutions and cluster options), this command up to 64",
+            board.name(),
+            board.hole_count()
+        );
     }
-    Ok(Some(pegsol::WideBoard::from_shape(&shape)?))
+    Ok(())
+}
+
+/// The board of a name or file when it has more than 64 holes (the commands that take such
+/// boards hand them to the wide engines); `None` for a board of up to 64 holes.
+pub(crate) fn load_wide(name: &str) -> Result<Option<Board>> {
+    let board = Board::from_shape(&load_shape(name)?)?;
+    Ok((!board.fits::<u64>()).then_some(board))
 }
 
 /// A board's shape by name or file path (see [`load_board`]).
@@ -164,9 +174,19 @@ fn edit_distance(a: &str, b: &str) -> usize {
 }
 
 /// The problem on the command line: a board, its start (after `--after`'s jumps) and a
-/// finish (by default the game's, from the start before those jumps).
+/// finish (by default the game's, from the start before those jumps). The board has at most
+/// 64 holes, as the commands not yet lifted past one word need.
 pub(crate) fn load_problem(setup: &Setup, finish: Option<&str>) -> Result<Problem> {
-    let (board, game, start) = load_game(setup)?;
+    let problem = load_any_problem(setup, finish)?;
+    one_word(problem.board())?;
+    Ok(problem)
+}
+
+/// [`load_problem`] on a board of any size (up to 256 holes), for the commands whose engines
+/// take every board.
+pub(crate) fn load_any_problem(setup: &Setup, finish: Option<&str>) -> Result<Problem> {
+    let board = load_any_board(&setup.board)?;
+    let (game, start) = game_on(&board, setup)?;
     let finish = match finish {
         None => finish_of(&board, game, None)?,
         given => finish_of(&board, start, given)?,
@@ -177,29 +197,30 @@ pub(crate) fn load_problem(setup: &Setup, finish: Option<&str>) -> Result<Proble
     })
 }
 
-/// The board and starting pegs from a setup: after the jumps of `--after`, if any.
-pub(crate) fn load_setup(setup: &Setup) -> Result<(Board, Bits)> {
-    let (board, _, start) = load_game(setup)?;
+/// The board (of at most 64 holes) and starting pegs from a setup: after the jumps of
+/// `--after`, if any.
+pub(crate) fn load_setup(setup: &Setup) -> Result<(Board, Pegs)> {
+    let board = load_board(&setup.board)?;
+    let (_, start) = game_on(&board, setup)?;
     Ok((board, start))
 }
 
-/// The board, the game's start (from `--empty` or the board's own) and the position the
+/// On `board`, the game's start (from `--empty` or the board's own) and the position the
 /// jumps of `--after` reach from it, replayed and checked (the start itself without them).
-pub(crate) fn load_game(setup: &Setup) -> Result<(Board, Bits, Bits)> {
-    let (board, game) = load_start(setup)?;
+fn game_on(board: &Board, setup: &Setup) -> Result<(Pegs, Pegs)> {
+    let game = start_on(board, setup)?;
     let start = match &setup.after {
         None => game,
         Some(line) => {
-            let jumps = notation::parse_jumps(&board, line).context("--after")?;
-            pegsol::replay(&board, game, &jumps).context("--after")?
+            let jumps = notation::parse_jumps(board, line).context("--after")?;
+            pegsol::replay(board, game, &jumps).context("--after")?
         }
     };
-    Ok((board, game, start))
+    Ok((game, start))
 }
 
-/// The board and the game's start, before any `--after`.
-fn load_start(setup: &Setup) -> Result<(Board, Bits)> {
-    let board = load_board(&setup.board)?;
+/// The game's start on `board`, before any `--after`.
+fn start_on(board: &Board, setup: &Setup) -> Result<Pegs> {
     let start = match &setup.empty {
         Some(list) => {
             let empty = board.hole_set(list).context("--empty")?;
@@ -210,7 +231,7 @@ fn load_start(setup: &Setup) -> Result<(Board, Bits)> {
             anyhow::anyhow!("{e}: give --empty, e.g. --empty a1")
         })?,
     };
-    Ok((board, start))
+    Ok(start)
 }
 
 /// Prints an answer as pretty JSON.
@@ -234,7 +255,7 @@ pub(crate) fn spinner(what: &str) -> Option<ProgressBar> {
 }
 
 /// A finish from the command line: labels, `any` or `any:N`; by default the single vacancy.
-pub(crate) fn finish_of(board: &Board, start: Bits, finish: Option<&str>) -> Result<Finish> {
+pub(crate) fn finish_of(board: &Board, start: Pegs, finish: Option<&str>) -> Result<Finish> {
     Ok(match finish.map(str::trim) {
         None => Problem::default_finish(board, start),
         Some(f) => match any_pegs(f)? {
@@ -271,7 +292,7 @@ pub(crate) fn finish_text(board: &Board, finish: Finish) -> String {
 }
 
 /// Replays a solution with the library's independent checker before it is shown.
-pub(crate) fn checked(board: &Board, start: Bits, jumps: &[Jump], finish: Bits) -> Result<()> {
+pub(crate) fn checked(board: &Board, start: Pegs, jumps: &[Jump], finish: Pegs) -> Result<()> {
     let end = pegsol::replay(board, start, jumps)
         .context("internal error: a solution failed its replay")?;
     if end != finish {
@@ -283,9 +304,9 @@ pub(crate) fn checked(board: &Board, start: Bits, jumps: &[Jump], finish: Bits) 
 /// [`checked`], and the moves recounted from the jumps.
 pub(crate) fn checked_moves(
     board: &Board,
-    start: Bits,
+    start: Pegs,
     jumps: &[Jump],
-    finish: Bits,
+    finish: Pegs,
     moves: u32,
 ) -> Result<()> {
     checked(board, start, jumps, finish)?;
@@ -310,7 +331,7 @@ pub(crate) fn undecided_text(budget: pegsol::Budget, limits: &Limits) -> String 
 }
 
 /// The start's position class and the single pegs in it.
-pub(crate) fn class_line(board: &Board, start: Bits) -> String {
+pub(crate) fn class_line(board: &Board, start: Pegs) -> String {
     let classes = board.classes();
     let singles = singles_of_class(board, start);
     format!(
@@ -327,19 +348,18 @@ pub(crate) fn class_line(board: &Board, start: Bits) -> String {
 
 /// The labels of the holes whose single peg is in the position class of `pegs`: the only
 /// places one last peg can end from there.
-fn singles_of_class(board: &Board, pegs: Bits) -> Vec<String> {
+fn singles_of_class(board: &Board, pegs: Pegs) -> Vec<String> {
     let classes = board.classes();
     let c = classes.class_of(pegs);
     board
-        .holes()
-        .iter()
-        .filter(|h| classes.class_of(h.bit()) == c)
+        .each_hole()
+        .filter(|&h| classes.class_of_hole(h) == c)
         .map(|h| board.label(h))
         .collect()
 }
 
 /// Writes the SVG strip of a replayed solution.
-pub(crate) fn write_svg(path: &Path, board: &Board, start: Bits, jumps: &[Jump]) -> Result<()> {
+pub(crate) fn write_svg(path: &Path, board: &Board, start: Pegs, jumps: &[Jump]) -> Result<()> {
     std::fs::write(path, crate::svg::strip(board, start, jumps, 8))
         .with_context(|| format!("cannot write {}", path.display()))
 }
@@ -358,7 +378,11 @@ pub(crate) fn drawn(written: Result<()>, code: u8) -> Result<u8> {
 
 /// The problem itself, as every text answer about it starts.
 pub(crate) fn problem_line(problem: &Problem) -> String {
-    let (board, start, finish) = (problem.board(), problem.start(), problem.finish());
+    let (board, start, finish) = (
+        problem.board(),
+        problem.start::<[u64; 4]>(),
+        problem.finish(),
+    );
     format!(
         "board {} ({} holes, {} lattice), empty: {}, finish: {}",
         board.name(),
@@ -371,7 +395,11 @@ pub(crate) fn problem_line(problem: &Problem) -> String {
 
 /// Why a problem is impossible, in a sentence.
 pub(crate) fn explain(problem: &Problem, reason: pegsol::Reason) -> String {
-    let (board, start, finish) = (problem.board(), problem.start(), problem.finish());
+    let (board, start, finish) = (
+        problem.board(),
+        problem.start::<[u64; 4]>(),
+        problem.finish(),
+    );
     match reason {
         pegsol::Reason::Class => format!(
             "position class: the start is in class {} and {}, and jumps never change the class",
@@ -394,7 +422,7 @@ pub(crate) fn explain(problem: &Problem, reason: pegsol::Reason) -> String {
 pub(crate) fn class_suggestion(problem: &Problem) -> Option<String> {
     let (board, start) = (problem.board(), problem.start());
     let classes = board.classes();
-    let holes: Vec<Hole> = board.holes().iter().collect();
+    let holes: Vec<Hole> = board.each_hole().collect();
     let singles = singles_of_class(board, start);
     let mut tries = Vec::new();
     if let Some(first) = singles.first() {
@@ -410,7 +438,7 @@ pub(crate) fn class_suggestion(problem: &Problem) -> Option<String> {
         let two = holes.iter().enumerate().find_map(|(i, &a)| {
             holes[i + 1..]
                 .iter()
-                .find(|&&b| classes.class_of(a.bit().with(b)) == c)
+                .find(|&&b| classes.class_of(Pegs::single(a).with(b)) == c)
                 .map(|&b| (a, b))
         });
         if let Some((a, b)) = two {

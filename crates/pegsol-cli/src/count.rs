@@ -217,7 +217,7 @@ pub(crate) fn render(
     pagoda: bool,
     json: bool,
 ) -> Result<u8> {
-    let (board, start) = (problem.board(), problem.start());
+    let (board, start) = (problem.board(), problem.start::<u64>());
     let header = format!(
         "board {} ({} holes), empty: {}, finish: {}, symmetry group of order {}",
         board.name(),
@@ -383,7 +383,9 @@ fn advice(e: &pegsol::count::CountError) -> String {
         CountError::Cluster(_) => {
             "check that every process of the cluster runs, with the same host file"
         }
-        CountError::Overflow | CountError::Internal(_) => return e.to_string(),
+        CountError::Overflow | CountError::Internal(_) | CountError::PastOneWord(_) => {
+            return e.to_string()
+        }
     };
     format!("{e} ({fix})")
 }
@@ -595,11 +597,10 @@ pub(crate) fn every_vacancy(
     let todo: Vec<_> = vacancies
         .iter()
         .filter(|v| {
-            let start = board.holes().without(v.hole);
+            let start: pegsol::Bits = board.holes().without(v.hole);
             board
-                .holes()
-                .iter()
-                .any(|h| classes.class_of(h.bit()) == classes.class_of(start))
+                .each_hole()
+                .any(|h| classes.class_of_hole(h) == classes.class_of(start))
         })
         .collect();
     let bar = crate::common::spinner("counting every vacancy");
@@ -647,7 +648,7 @@ pub(crate) fn every_vacancy(
         };
         for p in pairs.iter().filter(|p| p.empty == v.hole) {
             let Some(f) = p.finish else { continue };
-            if classes.class_of(f.bit()) != classes.class_of(start) {
+            if classes.class_of_hole(f) != classes.class_of(start) {
                 continue;
             }
             // Every finish of the class has as many solutions (the vacancy's symmetries map

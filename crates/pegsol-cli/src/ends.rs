@@ -148,7 +148,7 @@ pub(crate) fn run(setup: &Setup, budget: &BudgetArgs, json: bool) -> Result<u8> 
     if start.is_empty() {
         bail!("the start has no pegs; leave at least one hole filled");
     }
-    let problem = Problem::new(board, start, Finish::AnyOne)?;
+    let problem = Problem::new(board, start.resize(), Finish::AnyOne)?;
     let board = problem.board();
     let mut limits = budget.limits()?;
     // Holes are solved in parallel; share the memory budget between the threads.

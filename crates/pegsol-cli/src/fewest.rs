@@ -92,7 +92,7 @@ pub(crate) fn fewest(
         MovesOutcome::Undecided { best, .. } => ("undecided", UNDECIDED, best.as_ref()),
     };
     if let Some(s) = best {
-        checked_moves(board, start, &s.jumps, s.finish, s.moves)?;
+        checked_moves(board, start, &s.jumps, s.finish.resize(), s.moves)?;
     }
     let drawing = || match (svg, best) {
         (Some(path), Some(s)) => write_svg(path, board, start, &s.jumps),
@@ -185,7 +185,7 @@ pub(crate) fn shortest(
         Some(f) => finish_of(&board, starts[0], Some(f))?,
     };
     let limits = budget.limits()?;
-    let problem = Problem::with_starts(board, starts, finish)?;
+    let problem = Problem::with_starts(board, starts.iter().map(|s| s.resize()).collect(), finish)?;
     let board = problem.board();
     let began = std::time::Instant::now();
     let bar = spinner("searching from both ends by moves");
@@ -216,7 +216,7 @@ pub(crate) fn shortest(
                 report.lower_bound
             );
         }
-        let wide = pegsol::WideBoard::from_shape(&crate::common::load_shape(name)?)?;
+        let wide = pegsol::Board::from_shape(&crate::common::load_shape(name)?)?;
         let rest = BudgetArgs {
             max_memory: budget.max_memory,
             timeout: budget
@@ -231,7 +231,13 @@ pub(crate) fn shortest(
         MeetOutcome::Undecided(_) => ("undecided", UNDECIDED, None),
     };
     if let Some(s) = best {
-        checked_moves(board, s.start, &s.jumps, s.finish, s.moves)?;
+        checked_moves(
+            board,
+            s.start.resize(),
+            &s.jumps,
+            s.finish.resize(),
+            s.moves,
+        )?;
     }
     let starts_text = match empty {
         Some(list) => format!("the start with {list} empty"),
@@ -247,7 +253,7 @@ pub(crate) fn shortest(
                     problem
                         .starts()
                         .iter()
-                        .map(|&s| board.labels(board.holes().minus(s)))
+                        .map(|&s: &pegsol::Pegs| board.labels(board.holes().minus(s)))
                         .collect(),
                 ),
                 None => Starts::Every("every single vacancy"),

@@ -8,7 +8,7 @@ use anyhow::Result;
 
 use crate::analyse::AnalyseAnswer;
 use crate::cli::{timeout_of, Setup};
-use crate::common::{load_problem, print_json, problem_line, IMPOSSIBLE, UNDECIDED};
+use crate::common::{load_any_problem, print_json, problem_line, IMPOSSIBLE, UNDECIDED};
 
 /// The default time for all the jumps together.
 const DEFAULT_BUDGET: Duration = Duration::from_secs(10);
@@ -21,7 +21,7 @@ pub(crate) fn run(
     timeout: Option<f64>,
     json: bool,
 ) -> Result<u8> {
-    let problem = load_problem(setup, finish)?;
+    let problem = load_any_problem(setup, finish)?;
     let budget = timeout_of(timeout)?.unwrap_or(DEFAULT_BUDGET);
     let limits = pegsol::Limits {
         timeout: Some(budget),
@@ -38,7 +38,7 @@ pub(crate) fn run(
         return Ok(code);
     }
     println!("{}", problem_line(&problem));
-    println!("{}", problem.board().draw(problem.start()));
+    println!("{}", problem.board().draw(problem.start::<[u64; 4]>()));
     let of = |fate: &str| -> Vec<&str> {
         answer
             .moves

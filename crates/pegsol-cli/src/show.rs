@@ -50,7 +50,7 @@ pub(crate) fn run(setup: &Setup, pagodas: bool, json: bool) -> Result<u8> {
             board: board.name().to_string(),
             holes: board.hole_count(),
             lattice: board.lattice().name(),
-            labels: board.labels(board.holes()),
+            labels: board.labels(board.holes::<[u64; 4]>()),
             empty: board.labels(board.holes().minus(start)),
             jumps: board.jumps().len(),
             symmetries: board.symmetries().len(),

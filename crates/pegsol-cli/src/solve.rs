@@ -11,7 +11,7 @@ use serde::Serialize;
 use crate::answer::{labels, Line, ProblemView, StatsView};
 use crate::cli::{BudgetArgs, Setup};
 use crate::common::{
-    checked, class_line, drawn, explain, load_problem, print_json, problem_line, spinner,
+    checked, class_line, drawn, explain, load_any_problem, print_json, problem_line, spinner,
     undecided_text, write_svg, IMPOSSIBLE, UNDECIDED,
 };
 
@@ -92,7 +92,7 @@ pub(crate) fn run(
     json: bool,
 ) -> Result<u8> {
     let (svg, certificate_file) = files;
-    let problem = load_problem(setup, finish)?;
+    let problem = load_any_problem(setup, finish)?;
     let limits = budget.limits()?;
     let bar = spinner("solving");
     let report = pegsol::solve_with_progress(&problem, &limits, &|s: &Stats| {

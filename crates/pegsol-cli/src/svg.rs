@@ -5,7 +5,7 @@
 
 use std::fmt::Write;
 
-use pegsol::{Bits, Board, Hole, Jump, Lattice, WideBoard, WideJump, WidePegs};
+use pegsol::{Bits, Board, Hole, Jump, Lattice, Word};
 
 /// Distance between neighbouring holes, in SVG units.
 const PITCH: f64 = 28.0;
@@ -21,31 +21,14 @@ pub struct Sketch {
 }
 
 impl Sketch {
-    /// The sketch of a board of up to 64 holes (hole `i` is `Hole` index `i`).
+    /// The sketch of a board.
     #[must_use]
     pub fn of(board: &Board) -> Sketch {
         Sketch {
             lattice: board.lattice(),
             rows: board.compact_lines().0.len(),
-            cells: board
-                .holes()
-                .iter()
-                .map(|h| board.compact_coords(h))
-                .collect(),
-            labels: board.holes().iter().map(|h| board.label(h)).collect(),
-        }
-    }
-
-    /// The sketch of a wide board.
-    #[must_use]
-    pub fn of_wide(board: &WideBoard) -> Sketch {
-        Sketch {
-            lattice: board.lattice(),
-            rows: board.compact_rows(),
-            cells: (0..board.hole_count())
-                .map(|h| board.compact_coords(h))
-                .collect(),
-            labels: (0..board.hole_count()).map(|h| board.label(h)).collect(),
+            cells: board.each_hole().map(|h| board.compact_coords(h)).collect(),
+            labels: board.each_hole().map(|h| board.label(h)).collect(),
         }
     }
 
@@ -206,30 +189,13 @@ fn strip_of(sketch: &Sketch, frames: &[Frame], per_row: usize) -> String {
 /// A strip of boards: the start, then the position after each move, captioned with the move.
 /// `jumps` must already have been replayed from `start`.
 #[must_use]
-pub fn strip(board: &Board, start: Bits, jumps: &[Jump], per_row: usize) -> String {
+pub fn strip<W: Word>(board: &Board, start: Bits<W>, jumps: &[Jump], per_row: usize) -> String {
     let sketch = Sketch::of(board);
-    let start: Vec<bool> = board.holes().iter().map(|h| start.contains(h)).collect();
+    let start: Vec<bool> = board.each_hole().map(|h| start.contains(h)).collect();
     let jumps: Vec<(usize, usize, usize)> = jumps
         .iter()
         .map(|j| (j.from().index(), j.over().index(), j.to().index()))
         .collect();
-    strip_of(&sketch, &frames(start, &sketch.labels, &jumps), per_row)
-}
-
-/// [`strip`] for a board of more than 64 holes.
-#[must_use]
-pub fn strip_wide(
-    board: &WideBoard,
-    start: WidePegs,
-    jumps: &[WideJump],
-    per_row: usize,
-) -> String {
-    let sketch = Sketch::of_wide(board);
-    let start: Vec<bool> = (0..board.hole_count())
-        .map(|h| start.contains(Hole::at(h)))
-        .collect();
-    let jumps: Vec<(usize, usize, usize)> =
-        jumps.iter().map(|j| (j.from(), j.over(), j.to())).collect();
     strip_of(&sketch, &frames(start, &sketch.labels, &jumps), per_row)
 }
 
@@ -258,7 +224,7 @@ pub fn catalog_grid(board: &Board, catalog: &pegsol::catalog::Catalog) -> String
         let (dx, dy) = ((i % per_row) as f64 * w, (i / per_row) as f64 * h);
         let _ = writeln!(out, "<g transform=\"translate({dx:.1},{dy:.1})\">");
         let mut ends = 0;
-        for hole in board.holes() {
+        for hole in board.each_hole() {
             let (x, y) = sketch.place(hole.index());
             let (x, y) = (x + MARGIN + shift, y + MARGIN);
             // Single finishes: the problem for this hole; any peg: the vacancy's one problem,
@@ -317,7 +283,7 @@ mod tests {
     #[test]
     fn a_strip_has_a_frame_per_move_and_the_right_pegs() {
         let board = Board::builtin("english").unwrap();
-        let start = board.start().unwrap();
+        let start: Bits = board.start().unwrap();
         let jumps = notation::parse_jumps(&board, "d2-d4 f3-d3 d4-d2").unwrap();
         let svg = strip(&board, start, &jumps, 8);
         // Start plus three moves (the last jump is a new peg each time).

@@ -76,10 +76,11 @@ fn every_endpoint_answers_like_the_cli() {
     assert_eq!(g["jumps"].as_array().unwrap().len(), 36);
 }
 
-/// A board past 64 holes is played through the wide solver: its geometry, a solution, a
-/// hint, every jump's fate, and an honest answer from check.
+/// A board past 64 holes is played like a small one, through the one solver: its geometry,
+/// a solution, a hint, every jump's fate; and an honest answer from check (the wide
+/// engines' proofs, so far).
 #[test]
-fn wide_boards_are_played_through_the_wide_solver() {
+fn boards_past_64_holes_are_played_like_the_others() {
     let server = Server::start("20");
     let (_, menu) = server.request("GET", "/api/boards", b"");
     assert!(menu.contains("\"triangle:11\""), "{menu}");

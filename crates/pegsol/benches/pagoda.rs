@@ -25,8 +25,7 @@ fn main() {
     let english = Board::builtin("english").unwrap();
     let french = Board::builtin("french").unwrap();
     let bottom: pegsol::Bits = english
-        .holes()
-        .iter()
+        .each_hole()
         .filter(|&h| english.coords(h).0 >= 4)
         .collect();
     let cases: Vec<(&str, Problem)> = vec![
@@ -34,14 +33,14 @@ fn main() {
             "english rows 5-7 -> d2 (impossible)",
             Problem::new(
                 &english,
-                bottom,
+                bottom.resize(),
                 Finish::Holes(english.hole("d2").unwrap().bit()),
             )
             .unwrap(),
         ),
         (
             "english rows 5-7 -> any (impossible)",
-            Problem::new(&english, bottom, Finish::AnyOne).unwrap(),
+            Problem::new(&english, bottom.resize(), Finish::AnyOne).unwrap(),
         ),
         (
             "french d2 -> d3 (solvable)",

@@ -12,6 +12,13 @@ use std::hash::Hash;
 /// The most holes a one-word set takes: one bit each in a [`Bits`] of `u64`.
 pub const MAX_HOLES: usize = 64;
 
+/// A set of holes of any board (up to 256 holes): the width a board keeps its own sets in,
+/// whatever the width of the positions an engine works on.
+pub type Pegs = Bits<[u64; 4]>;
+
+/// The most holes any board has (four 64-bit words): [`Pegs`] holds them all.
+pub const MAX_BOARD_HOLES: usize = 256;
+
 /// The index of a hole on its board: below 256, and below [`MAX_HOLES`] on a board whose
 /// positions are one word.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -46,11 +53,12 @@ impl Hole {
         self.0 as usize
     }
 
-    /// The one-word set holding just this hole (the hole must be below [`MAX_HOLES`]).
+    /// The set of any width holding just this hole (which must be below its capacity); the
+    /// width is most often inferred from where the set goes.
     #[must_use]
-    pub const fn bit(self) -> Bits {
-        debug_assert!(self.0 < 64, "a hole past one word");
-        Bits(1u64 << self.0)
+    #[inline]
+    pub fn bit<W: Word>(self) -> Bits<W> {
+        Bits::single(self)
     }
 }
 
@@ -426,7 +434,7 @@ mod tests {
     fn set_operations() {
         let a = Hole::new(3).unwrap();
         let b = Hole::new(63).unwrap();
-        let s = Bits::EMPTY.with(a).with(b);
+        let s = Bits::<u64>::EMPTY.with(a).with(b);
         assert_eq!(s.count(), 2);
         assert!(s.contains(a) && s.contains(b));
         assert_eq!(s.without(a), b.bit());

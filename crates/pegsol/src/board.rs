@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::bitset::{Bits, Hole, MAX_HOLES};
+use crate::bitset::{Bits, Hole, Pegs, Word, MAX_BOARD_HOLES};
 use crate::classes::Classes;
 use crate::error::{Error, Result};
 use crate::jumps::Jump;
@@ -33,8 +33,8 @@ pub struct Board {
     compact: Vec<(usize, usize)>,
     compact_rows: Vec<GridLine>,
     compact_cols: Vec<GridLine>,
-    holes: Bits,
-    start: Option<Bits>,
+    holes: Pegs,
+    start: Option<Pegs>,
     jumps: Vec<Jump>,
     symmetries: Symmetries,
     classes: Classes,
@@ -165,12 +165,12 @@ impl Board {
         if coords.is_empty() {
             return Err(Error::EmptyBoard);
         }
-        if coords.len() > MAX_HOLES {
-            let (r, c) = coords[MAX_HOLES];
+        if coords.len() > MAX_BOARD_HOLES {
+            let (r, c) = coords[MAX_BOARD_HOLES];
             return Err(Error::TooManyHoles {
                 line: r + 1,
                 column: c + 1,
-                count: MAX_HOLES + 1,
+                count: MAX_BOARD_HOLES + 1,
             });
         }
         let r0 = coords.iter().map(|c| c.0).min().unwrap_or(0);
@@ -194,7 +194,7 @@ impl Board {
             compact,
             compact_rows,
             compact_cols,
-            holes: Bits::first(n),
+            holes: Pegs::first(n),
             start: None,
             jumps: Vec::new(),
             symmetries: Symmetries::default(),
@@ -239,14 +239,13 @@ impl Board {
     /// first line `lattice: orthogonal|diagonal|triangular` picks the lattice. The picture
     /// gives the shape and the board's starting position. Lines end with `\n` or `\r\n`;
     /// any other `\r` is an error (the exact rules, which certificate checkers follow too,
-    /// are in `docs/certificates.md`). A picture of 65 to 256 holes is
-    /// [`Error::NeedsWide`]: read it with [`Shape::parse`] and build a
-    /// [`WideBoard`](crate::WideBoard).
+    /// are in `docs/certificates.md`). A picture may have up to 256 holes.
     ///
     /// ```
     /// let b = pegsol::Board::parse("tiny", "ooo.\n").unwrap();
     /// assert_eq!(b.hole_count(), 4);
-    /// assert_eq!(b.label(b.start().unwrap().lowest().unwrap()), "a1");
+    /// let start: pegsol::Pegs = b.start().unwrap();
+    /// assert_eq!(b.label(start.lowest().unwrap()), "a1");
     /// ```
     pub fn parse(name: &str, text: &str) -> Result<Board> {
         Board::from_shape(&Shape::parse(name, text)?)
@@ -255,9 +254,8 @@ impl Board {
     /// A built-in board by name: `english`, `french`, `wiegleb`, `diamond`, `rect:RxC`,
     /// `triangle:N` (or `triangleN`), `hexagon:N` (or `hexagonN`: the hexagon of side N on
     /// the triangular lattice, 1, 7, 19, 37 or 61 holes, the centre empty), and
-    /// `english-diagonal` / `french-diagonal` (same shapes, eight directions). The larger
-    /// rectangles, triangles and hexagons (65 to 256 holes) are [`Error::NeedsWide`]: see
-    /// [`Shape::builtin`].
+    /// `english-diagonal` / `french-diagonal` (same shapes, eight directions), each of up to
+    /// 256 holes (see [`Shape::builtin`]).
     ///
     /// ```
     /// let english = pegsol::Board::builtin("english").unwrap();
@@ -268,14 +266,8 @@ impl Board {
         Board::from_shape(&Shape::builtin(name)?)
     }
 
-    /// The board of a shape of at most 64 holes; a larger one is [`Error::NeedsWide`].
+    /// The board of a shape (of up to 256 holes, as every shape is).
     pub fn from_shape(shape: &Shape) -> Result<Board> {
-        if shape.hole_count() > MAX_HOLES {
-            return Err(Error::NeedsWide {
-                board: shape.name().to_string(),
-                holes: shape.hole_count(),
-            });
-        }
         Board::new(
             shape.name(),
             shape.lattice(),
@@ -302,10 +294,63 @@ impl Board {
         self.coords.len()
     }
 
-    /// All holes as a set.
+    /// All holes as a set of any width that holds them (the width is most often inferred).
+    ///
+    /// # Panics
+    /// When the width is too narrow for the board: an engine of positions of `W` words runs
+    /// only on boards of at most `64 W` holes ([`Board::fits`]).
     #[must_use]
-    pub const fn holes(&self) -> Bits {
-        self.holes
+    #[track_caller]
+    pub fn holes<W: Word>(&self) -> Bits<W> {
+        self.narrow(self.holes)
+    }
+
+    /// How many 64-bit words a position of this board takes in the engines: 1, 2 or 4 (the
+    /// width the library's dispatcher picks).
+    #[must_use]
+    pub fn words(&self) -> usize {
+        match self.hole_count() {
+            0..=64 => 1,
+            65..=128 => 2,
+            _ => 4,
+        }
+    }
+
+    /// Every hole, in order (the holes of [`Board::holes`], whatever the width).
+    pub fn each_hole(&self) -> impl Iterator<Item = Hole> + Clone + use<'_> {
+        (0..self.hole_count()).map(Hole::at)
+    }
+
+    /// `Ok` when the board fits one word: the engines not yet lifted past one word call this
+    /// first, so that a larger board is [`Error::PastOneWord`], never a panic.
+    pub(crate) fn one_word(&self) -> Result<()> {
+        if self.fits::<u64>() {
+            Ok(())
+        } else {
+            Err(Error::PastOneWord {
+                board: self.name.clone(),
+                holes: self.hole_count(),
+            })
+        }
+    }
+
+    /// Whether positions of `W` words hold this board's holes.
+    #[must_use]
+    pub fn fits<W: Word>(&self) -> bool {
+        self.hole_count() <= Bits::<W>::CAPACITY
+    }
+
+    /// A set of this board's holes in a width that holds them all.
+    #[track_caller]
+    fn narrow<W: Word>(&self, set: Pegs) -> Bits<W> {
+        assert!(
+            self.fits::<W>(),
+            "board {} has {} holes, past positions of {} bits",
+            self.name,
+            self.hole_count(),
+            Bits::<W>::CAPACITY
+        );
+        set.resize()
     }
 
     /// Rows and columns of the bounding box.
@@ -344,16 +389,28 @@ impl Board {
         (&self.compact_rows, &self.compact_cols)
     }
 
-    /// The conventional starting position (pegs), if the board has one.
+    /// The conventional starting position (pegs), if the board has one, in a width that holds
+    /// the board (see [`Board::holes`]).
     #[must_use]
-    pub const fn start(&self) -> Option<Bits> {
-        self.start
+    #[track_caller]
+    pub fn start<W: Word>(&self) -> Option<Bits<W>> {
+        self.start.map(|s| self.narrow(s))
     }
 
     /// Every jump on the board, in a fixed order.
     #[must_use]
     pub fn jumps(&self) -> &[Jump] {
         &self.jumps
+    }
+
+    /// The board's jump from `from` to `to`, if it has one (two steps apart on a line, with a
+    /// hole between).
+    #[must_use]
+    pub fn jump_between(&self, from: Hole, to: Hole) -> Option<Jump> {
+        self.jumps
+            .iter()
+            .copied()
+            .find(|j| j.from() == from && j.to() == to)
     }
 
     /// The board's symmetry group.
@@ -387,7 +444,17 @@ impl Board {
 
     /// A set of holes from labels separated by commas or spaces, e.g. `"d4, c4"`. A hole
     /// named twice is an error (it is most likely a typo for another hole).
-    pub fn hole_set(&self, labels: &str) -> Result<Bits> {
+    ///
+    /// # Panics
+    /// As [`Board::holes`], when the width is too narrow for the board.
+    #[track_caller]
+    pub fn hole_set<W: Word>(&self, labels: &str) -> Result<Bits<W>> {
+        assert!(
+            self.fits::<W>(),
+            "board {} past {} bits",
+            self.name,
+            Bits::<W>::CAPACITY
+        );
         let mut set = Bits::EMPTY;
         for text in labels.split([',', ' ']).filter(|s| !s.is_empty()) {
             let h = self.hole(text)?;
@@ -401,12 +468,13 @@ impl Board {
 
     /// Labels of a set of holes, in hole order.
     #[must_use]
-    pub fn labels(&self, set: Bits) -> Vec<String> {
+    pub fn labels<W: Word>(&self, set: Bits<W>) -> Vec<String> {
         set.iter().map(|h| self.label(h)).collect()
     }
 
     /// A position on this board: checked to use only the board's holes.
-    pub fn position(&self, pegs: Bits) -> Result<Position<'_>> {
+    pub fn position<W: Word>(&self, pegs: Bits<W>) -> Result<Position<'_>> {
+        let pegs: Pegs = pegs.resize();
         match pegs.minus(self.holes).lowest() {
             None => Ok(Position { board: self, pegs }),
             Some(h) => Err(Error::NoSuchHole {
@@ -418,7 +486,7 @@ impl Board {
 
     /// Draws a set of holes: `o` for holes in `pegs`, `.` for the others, rows labelled.
     #[must_use]
-    pub fn draw(&self, pegs: Bits) -> String {
+    pub fn draw<W: Word>(&self, pegs: Bits<W>) -> String {
         self.draw_with(|h| if pegs.contains(h) { 'o' } else { '.' })
     }
 
@@ -445,7 +513,7 @@ impl Board {
     /// as the same board: when its look would make it read as spaced cells, it says
     /// `columns: exact`.
     #[must_use]
-    pub fn to_picture(&self, pegs: Bits) -> String {
+    pub fn to_picture<W: Word>(&self, pegs: Bits<W>) -> String {
         let mut out = String::new();
         if self.lattice != Lattice::Orthogonal {
             out.push_str(&format!("lattice: {}\n", self.lattice));
@@ -496,13 +564,13 @@ impl fmt::Debug for Board {
 #[derive(Clone, Copy)]
 pub struct Position<'b> {
     board: &'b Board,
-    pegs: Bits,
+    pegs: Pegs,
 }
 
 impl Position<'_> {
     /// The pegs.
     #[must_use]
-    pub const fn pegs(&self) -> Bits {
+    pub const fn pegs(&self) -> Pegs {
         self.pegs
     }
 }
@@ -543,7 +611,7 @@ mod tests {
         ] {
             let b = Board::builtin(name).unwrap();
             assert_eq!(b.hole_count(), n, "{name}");
-            let vacant = b.holes().minus(b.start().unwrap());
+            let vacant: Bits = b.holes().minus(b.start().unwrap());
             assert_eq!(b.labels(vacant), vec![start.to_string()], "{name}");
         }
     }
@@ -566,9 +634,9 @@ mod tests {
         for text in [seed, compact] {
             let b = Board::parse("file", text).unwrap();
             assert_eq!(b.hole_count(), 33);
-            assert_eq!(b.start(), english.start());
+            assert_eq!(b.start::<u64>(), english.start());
             assert_eq!(b.jumps(), english.jumps());
-            assert_eq!(b.to_picture(b.start().unwrap()), compact);
+            assert_eq!(b.to_picture(b.start::<u64>().unwrap()), compact);
         }
     }
 
@@ -584,11 +652,20 @@ mod tests {
             }
         );
         assert_eq!(Board::parse("f", "  \n\n").unwrap_err(), Error::EmptyBoard);
-        // A 65th hole: a shape for the wide solver, not a `Board`.
+        // A 65th hole is a board like any other; only a one-word engine refuses it.
         let big = "oooooooo\n".repeat(8) + "o\n";
+        let big = Board::parse("f", &big).unwrap();
+        assert_eq!(big.hole_count(), 65);
+        assert!(!big.fits::<u64>() && big.fits::<[u64; 2]>());
+        let problem = crate::Problem::new(
+            &big,
+            big.holes().without(Hole::at(0)),
+            crate::Finish::AnyOne,
+        )
+        .unwrap();
         assert!(matches!(
-            Board::parse("f", &big).unwrap_err(),
-            Error::NeedsWide { holes: 65, .. }
+            crate::fewest::fewest_moves(&problem, &crate::Limits::default()).unwrap_err(),
+            Error::PastOneWord { holes: 65, .. }
         ));
         let huge = "oooooooooooooooo\n".repeat(16) + "o\n";
         assert!(matches!(
@@ -618,7 +695,7 @@ mod tests {
             Some(&[]),
         )
         .unwrap();
-        let picture = b.to_picture(b.holes());
+        let picture = b.to_picture(b.holes::<u64>());
         assert!(picture.starts_with("columns: exact\n"), "{picture}");
         let again = Board::parse("again", &picture).unwrap();
         assert_eq!(again.jumps(), b.jumps());
@@ -636,7 +713,7 @@ mod tests {
         let b = Board::builtin("rect:2x2").unwrap();
         let drawn = b.draw_cells(|h| (h.index() * 5).to_string());
         assert_eq!(drawn, "   a  b\n1  0  5\n2 10 15\n");
-        assert_eq!(b.draw(b.holes()), "  a b\n1 o o\n2 o o\n");
+        assert_eq!(b.draw(b.holes::<u64>()), "  a b\n1 o o\n2 o o\n");
     }
 
     #[test]
@@ -648,5 +725,32 @@ mod tests {
         assert_eq!(b.label(Hole::new(63).unwrap()), "bl1");
         let sparse = "o      o\n\n\n\n\n\n\n\n\n\n.      o\n";
         assert_eq!(Board::parse("s", sparse).unwrap().dimensions(), (11, 8));
+    }
+
+    /// Boards past one word draw and read back like the others: the picture of a position
+    /// is the same board with that start.
+    #[test]
+    fn pictures_past_one_word_read_back_as_the_same_board() {
+        for name in [
+            "triangle:11",
+            "hexagon:6",
+            "rect:9x9",
+            "rect:1x70",
+            "rect:16x16",
+        ] {
+            let board = Board::builtin(name).unwrap();
+            let last = Hole::at(board.hole_count() - 1);
+            let pegs: Pegs = board.holes().without(Hole::at(3)).without(last);
+            let back = Board::parse(name, &board.to_picture(pegs)).unwrap();
+            assert_eq!(back.hole_count(), board.hole_count(), "{name}");
+            assert_eq!(back.start(), Some(pegs), "{name}");
+            assert_eq!(back.lattice(), board.lattice(), "{name}");
+            assert_eq!(back.jumps(), board.jumps(), "{name}");
+            assert!(board.each_hole().all(|h| back.coords(h) == board.coords(h)));
+            assert_eq!(
+                board.words(),
+                board.hole_count().div_ceil(64).next_power_of_two()
+            );
+        }
     }
 }

@@ -135,7 +135,7 @@ pub struct Pair {
 pub fn problems(board: &Board, finishes: Finishes) -> (Vec<Vacancy>, Vec<Pair>) {
     let sym = board.symmetries();
     let all: Vec<usize> = (0..sym.len()).collect();
-    let holes: Vec<Hole> = board.holes().iter().collect();
+    let holes: Vec<Hole> = board.each_hole().collect();
     let mut vacancies = Vec::new();
     let mut list = Vec::new();
     for members in orbits(&holes, &all, |g, h| sym.map_hole(g, h)) {
@@ -180,24 +180,25 @@ pub fn catalog(
     limits: &Limits,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Catalog> {
+    board.one_word()?;
     let (vacancies, list) = problems(board, finishes);
     let total = list.len();
     let classes = board.classes();
     let mut entries = Vec::with_capacity(list.len());
     for (k, p) in list.into_iter().enumerate() {
         let (empty, finish) = (p.empty, p.finish);
-        let start = board.holes().without(empty);
+        let start: Bits = board.holes().without(empty);
         let goal = finish.map_or(Finish::AnyOne, |f| Finish::Holes(f.bit()));
-        let (outcome, stats, certificate) = match (finish, Problem::new(board.clone(), start, goal))
-        {
-            // Different position classes: no search needed.
-            (Some(f), _) if classes.class_of(f.bit()) != classes.class_of(start) => {
-                (Outcome::Impossible(Reason::Class), Stats::default(), None)
-            }
-            (_, Ok(problem)) => decide(&problem, limits)?,
-            // A one-hole board: its start has no peg.
-            (_, Err(_)) => (Outcome::Impossible(Reason::Class), Stats::default(), None),
-        };
+        let (outcome, stats, certificate) =
+            match (finish, Problem::new(board.clone(), start.resize(), goal)) {
+                // Different position classes: no search needed.
+                (Some(f), _) if classes.class_of_hole(f) != classes.class_of(start) => {
+                    (Outcome::Impossible(Reason::Class), Stats::default(), None)
+                }
+                (_, Ok(problem)) => decide(&problem, limits)?,
+                // A one-hole board: its start has no peg.
+                (_, Err(_)) => (Outcome::Impossible(Reason::Class), Stats::default(), None),
+            };
         entries.push(Entry {
             empty,
             finish,

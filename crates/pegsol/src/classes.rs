@@ -10,40 +10,38 @@
 //! On the full square lattice this gives the seed's four bits (16 classes on the English board);
 //! on other shapes there may be more.
 
-use crate::bitset::Bits;
+use crate::bitset::{Bits, Hole, Pegs, Word};
 use crate::jumps::Jump;
 
 /// The class structure of a board: a basis of the functionals invariant under every jump.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Classes {
-    functionals: Vec<Bits>,
+    functionals: Vec<Pegs>,
 }
 
-/// The class of a position: bit `k` is the parity of its pegs on functional `k`'s holes.
-pub type Class = u64;
+/// The class of a position: bit `k` is the parity of its pegs on functional `k`'s holes (a
+/// board of `n` holes has at most `n` functionals, so 256 bits hold any class).
+pub type Class = Bits<[u64; 4]>;
 
 impl Classes {
-    /// Computes the invariants of a board of `n` holes with these jumps, by Gaussian
-    /// elimination over GF(2).
+    /// Computes the invariants of a board of `n` holes (at most 256) with these jumps, by
+    /// Gaussian elimination over GF(2).
     #[must_use]
     pub fn of(n: usize, jumps: &[Jump]) -> Classes {
         // Reduced row echelon form of the jump vectors.
-        let mut rows: Vec<u64> = Vec::new();
-        let mut pivots: Vec<usize> = Vec::new();
+        let mut rows: Vec<Pegs> = Vec::new();
+        let mut pivots: Vec<Hole> = Vec::new();
         for j in jumps {
-            let mut v = j.holes().raw();
+            let mut v: Pegs = j.holes();
             for (r, &p) in rows.iter().zip(&pivots) {
-                if v >> p & 1 == 1 {
-                    v ^= r;
+                if v.contains(p) {
+                    v = v.xor(*r);
                 }
             }
-            if v == 0 {
-                continue;
-            }
-            let p = v.trailing_zeros() as usize;
+            let Some(p) = v.lowest() else { continue };
             for r in rows.iter_mut() {
-                if *r >> p & 1 == 1 {
-                    *r ^= v;
+                if r.contains(p) {
+                    *r = r.xor(v);
                 }
             }
             rows.push(v);
@@ -51,24 +49,24 @@ impl Classes {
         }
         // Null space of the matrix whose rows are the jump vectors: one vector per free column.
         let mut functionals = Vec::new();
-        for f in 0..n {
+        for f in (0..n).map(Hole::at) {
             if pivots.contains(&f) {
                 continue;
             }
-            let mut x = 1u64 << f;
+            let mut x = Pegs::single(f);
             for (r, &p) in rows.iter().zip(&pivots) {
-                if r >> f & 1 == 1 {
-                    x |= 1u64 << p;
+                if r.contains(f) {
+                    x = x.with(p);
                 }
             }
-            functionals.push(Bits(x));
+            functionals.push(x);
         }
         Classes { functionals }
     }
 
     /// The invariant functionals: sets of holes whose peg parity no jump changes.
     #[must_use]
-    pub fn functionals(&self) -> &[Bits] {
+    pub fn functionals(&self) -> &[Pegs] {
         &self.functionals
     }
 
@@ -85,21 +83,32 @@ impl Classes {
             .unwrap_or(u64::MAX)
     }
 
-    /// The class of a position. Jumps preserve it.
+    /// The class of a position of any width. Jumps preserve it.
     #[must_use]
     #[inline]
-    pub fn class_of(&self, pegs: Bits) -> Class {
-        self.functionals.iter().enumerate().fold(0, |acc, (k, f)| {
-            acc | (u64::from(pegs.intersect(*f).count() & 1) << k)
-        })
+    pub fn class_of<W: Word>(&self, pegs: Bits<W>) -> Class {
+        let pegs: Pegs = pegs.resize();
+        let mut class = Class::EMPTY;
+        for (k, f) in self.functionals.iter().enumerate() {
+            if pegs.intersect(*f).count() & 1 == 1 {
+                class = class.with(Hole::at(k));
+            }
+        }
+        class
+    }
+
+    /// The class of the position of one peg on `hole`.
+    #[must_use]
+    pub fn class_of_hole(&self, hole: Hole) -> Class {
+        self.class_of(Class::single(hole))
     }
 
     /// The class as a string of bits, functional 0 first.
     #[must_use]
-    pub fn class_text(&self, pegs: Bits) -> String {
+    pub fn class_text<W: Word>(&self, pegs: Bits<W>) -> String {
         let c = self.class_of(pegs);
         (0..self.dimension())
-            .map(|k| if c >> k & 1 == 1 { '1' } else { '0' })
+            .map(|k| if c.contains(Hole::at(k)) { '1' } else { '0' })
             .collect()
     }
 }
@@ -112,12 +121,11 @@ mod tests {
     fn english_has_sixteen_classes_and_five_end_holes() {
         let b = Board::builtin("english").unwrap();
         assert_eq!(b.classes().count(), 16);
-        let start = b.start().unwrap();
+        let start: crate::Bits = b.start().unwrap();
         let c = b.classes().class_of(start);
         let ends: Vec<String> = b
-            .holes()
-            .iter()
-            .filter(|h| b.classes().class_of(h.bit()) == c)
+            .each_hole()
+            .filter(|h| b.classes().class_of_hole(*h) == c)
             .map(|h| b.label(h))
             .collect();
         assert_eq!(ends, ["d1", "a4", "d4", "g4", "d7"]);
@@ -126,8 +134,8 @@ mod tests {
     #[test]
     fn french_centre_start_matches_no_single_peg() {
         let b = Board::builtin("french").unwrap();
-        let c = b.classes().class_of(b.start().unwrap());
-        assert!(b.holes().iter().all(|h| b.classes().class_of(h.bit()) != c));
+        let c = b.classes().class_of(b.start::<u64>().unwrap());
+        assert!(b.each_hole().all(|h| b.classes().class_of_hole(h) != c));
     }
 
     #[test]

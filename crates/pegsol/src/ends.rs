@@ -3,7 +3,7 @@
 
 use rayon::prelude::*;
 
-use crate::bitset::Hole;
+use crate::bitset::{Hole, Pegs};
 use crate::error::Result;
 use crate::problem::{Finish, Limits, Outcome, Problem, Stats};
 use crate::search::solve;
@@ -64,7 +64,7 @@ pub fn ends_with_progress(
     limits: &Limits,
     progress: &(dyn Fn(&EndHole) + Sync),
 ) -> Result<Ends> {
-    let holes: Vec<Hole> = problem.board().holes().iter().collect();
+    let holes: Vec<Hole> = problem.board().each_hole().collect();
     let holes = holes
         .par_iter()
         .map(|&hole| {
@@ -79,7 +79,7 @@ pub fn ends_with_progress(
 /// Solves the start to one peg on `hole`.
 fn end_hole(problem: &Problem, limits: &Limits, hole: Hole) -> Result<EndHole> {
     let board = problem.shared_board().clone();
-    match Problem::new(board, problem.start(), Finish::Holes(hole.bit())) {
+    match Problem::new(board, problem.start(), Finish::holes(Pegs::single(hole))) {
         Ok(problem) => {
             let report = solve(&problem, limits)?;
             Ok(EndHole {

@@ -76,9 +76,11 @@ pub enum Error {
         /// Columns in the picture.
         cols: usize,
     },
-    /// A shape of more than 64 holes, where only a [`WideBoard`](crate::WideBoard) will do.
-    #[error("board {board} has {holes} holes, more than the 64 of the exact engines; only the wide solver takes boards of 65 to 256 holes")]
-    NeedsWide {
+    /// A board of more than 64 holes given to an engine not yet lifted past one word (the
+    /// count, the fewest moves, `ends`, the catalog and the proofs); [`crate::solve`] and the
+    /// `*_wide` engines take it.
+    #[error("board {board} has {holes} holes; this engine takes boards of up to 64, the wide engines up to 256")]
+    PastOneWord {
         /// The board's name.
         board: String,
         /// Its holes.

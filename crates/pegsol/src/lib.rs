@@ -1,8 +1,11 @@
 //! # pegsol
 //!
-//! Peg solitaire on any board of up to 256 holes (64 for the exact engines; see [`WideBoard`]), on square, diagonal or triangular lattices:
+//! Peg solitaire on any board of up to 256 holes, on square, diagonal or triangular lattices:
 //! boards and positions, position classes, symmetry, pagoda functions, and a fast memoized
-//! solver whose every answer is replayed by an independent checker.
+//! solver whose every answer is replayed by an independent checker. One [`Board`] serves
+//! every size; a position is a [`Bits`] of one, two or four words, the fewest that hold the
+//! board ([`Board::words`]). The engines behind a [`Problem`] still take boards of up to 64
+//! holes, the `*_wide` engines any board (the two are being made one).
 //!
 //! ## Quick start
 //!
@@ -57,8 +60,9 @@ mod table;
 #[cfg(test)]
 mod testing;
 mod wide;
+mod width;
 
-pub use bitset::{Bits, BitsIter, Hole, Word, MAX_HOLES};
+pub use bitset::{Bits, BitsIter, Hole, Pegs, Word, MAX_BOARD_HOLES, MAX_HOLES};
 pub use board::{Board, GridLine, Position};
 pub use classes::{Class, Classes};
 pub use ends::{ends, ends_with_progress, EndHole, Ends};
@@ -73,12 +77,11 @@ pub use problem::{
 };
 pub use replay::replay;
 pub use search::{solve, solve_with, solve_with_progress};
-pub use shape::{Shape, MAX_WIDE_HOLES};
+pub use shape::Shape;
 pub use symmetry::{Canonicalizer, Symmetries};
 pub use wide::{
     catalog_wide, count_wide, ends_wide, few_moves_wide, fewest_moves_wide, refute_wide,
-    replay_wide, solve_wide, solve_wide_with, wide_move_count, WideBoard, WideCatalog,
-    WideCertificate, WideCount, WideEntry, WideFinish, WideJump, WideLimits, WideMoves,
-    WideMovesOutcome, WideMovesProgress, WideMovesReport, WideOutcome, WidePegs, WideReport,
-    WideVacancy,
+    solve_wide, solve_wide_with, wide_move_count, WideCatalog, WideCertificate, WideCount,
+    WideEntry, WideFinish, WideLimits, WideMoves, WideMovesOutcome, WideMovesProgress,
+    WideMovesReport, WideOutcome, WideReport, WideVacancy,
 };

@@ -3,7 +3,7 @@
 //! Columns are lettered from `a` over the bounding box, left to right, going on `aa`, `ab`, ...
 //! past `z`; rows are numbered from 1 at the top.
 
-use crate::bitset::Bits;
+use crate::bitset::{Bits, Word};
 use crate::board::Board;
 use crate::error::{Error, Result};
 use crate::jumps::Jump;
@@ -23,12 +23,7 @@ pub fn parse_jump(board: &Board, text: &str) -> Result<Jump> {
         .split_once('-')
         .ok_or_else(|| Error::BadJump(written.to_string()))?;
     let (from, to) = (board.hole(a)?, board.hole(b)?);
-    if let Some(j) = board
-        .jumps()
-        .iter()
-        .copied()
-        .find(|j| j.from() == from && j.to() == to)
-    {
+    if let Some(j) = board.jump_between(from, to) {
         return Ok(j);
     }
     let ((fr, fc), (tr, tc)) = (board.coords(from), board.coords(to));
@@ -113,7 +108,7 @@ pub fn move_texts(board: &Board, jumps: &[Jump]) -> Vec<String> {
 
 /// Labels of a set, joined by commas (`-` for the empty set).
 #[must_use]
-pub fn set_text(board: &Board, set: Bits) -> String {
+pub fn set_text<W: Word>(board: &Board, set: Bits<W>) -> String {
     if set.is_empty() {
         "-".to_string()
     } else {

@@ -6,11 +6,11 @@
 //! signs are allowed: the strong arguments use negative ones (George Bell's "resource count"
 //! on the 45-hole board is a function of -1, 0 and 1).
 
-use crate::bitset::{Bits, Hole};
+use crate::bitset::{Bits, Hole, Pegs, Word};
 use crate::board::Board;
 use crate::jumps::Jump;
 use crate::lattice::Lattice;
-use crate::wide::{WideBoard, WideFinish, WideJump, WidePegs};
+use crate::wide::WideFinish;
 
 /// The largest weight a [`Pagoda`] may hold. Totals of up to 2^14 holes, and their
 /// differences, then fit an `i64` exactly, so no total or comparison can wrap.
@@ -44,7 +44,7 @@ impl Pagoda {
     /// The least total over `finishes` (`None` when there are none): a position that totals
     /// less cannot reach any of them.
     #[must_use]
-    pub fn floor(&self, finishes: &[Bits]) -> Option<i64> {
+    pub fn floor<W: Word>(&self, finishes: &[Bits<W>]) -> Option<i64> {
         finishes.iter().map(|&f| self.total(f)).min()
     }
 
@@ -58,7 +58,7 @@ impl Pagoda {
     /// Whether some position totals less than the floor of `finishes`, so that the function
     /// can cut anything at all.
     #[must_use]
-    pub fn can_cut(&self, finishes: &[Bits]) -> bool {
+    pub fn can_cut<W: Word>(&self, finishes: &[Bits<W>]) -> bool {
         self.floor(finishes).is_some_and(|f| f > self.min_total())
     }
 
@@ -67,7 +67,7 @@ impl Pagoda {
     /// min_total)`. Smaller cuts earlier; below zero it refutes the start. For non-negative
     /// weights this is `1 - floor / total(start)`.
     #[must_use]
-    pub fn room(&self, start: Bits, finishes: &[Bits]) -> f64 {
+    pub fn room<W: Word>(&self, start: Bits<W>, finishes: &[Bits<W>]) -> f64 {
         let Some(floor) = self.floor(finishes) else {
             return f64::INFINITY;
         };
@@ -103,15 +103,21 @@ impl Pagoda {
         self.weights.get(hole.index()).copied().unwrap_or(0)
     }
 
+    /// What `jump` changes the total by: `w(to) - w(from) - w(over)`, never above 0.
+    #[must_use]
+    pub fn jump_change(&self, jump: Jump) -> i64 {
+        self.weight(jump.to()) - self.weight(jump.from()) - self.weight(jump.over())
+    }
+
     /// The weights by hole index.
     #[must_use]
     pub fn weights(&self) -> &[i64] {
         &self.weights
     }
 
-    /// The total weight of the pegs. Never rises along a game.
+    /// The total weight of the pegs, in a position of any width. Never rises along a game.
     #[must_use]
-    pub fn total(&self, pegs: Bits) -> i64 {
+    pub fn total<W: Word>(&self, pegs: Bits<W>) -> i64 {
         pegs.iter().map(|h| self.weight(h)).sum()
     }
 
@@ -132,11 +138,8 @@ impl Pagoda {
             return Vec::new();
         }
         let (rows, cols) = board.compact_lines();
-        let holes: Vec<(usize, usize)> = board
-            .holes()
-            .iter()
-            .map(|h| board.compact_coords(h))
-            .collect();
+        let holes: Vec<(usize, usize)> =
+            board.each_hole().map(|h| board.compact_coords(h)).collect();
         let lines_r = one_dimensional(rows.len(), |p| holes.iter().any(|h| h.0 == p));
         let lines_c = one_dimensional(cols.len(), |p| holes.iter().any(|h| h.1 == p));
         let mut out: Vec<Pagoda> = Vec::new();
@@ -166,13 +169,17 @@ impl Pagoda {
     /// positive exactly when one exists. The floating-point optimum is made exact by scaling
     /// by small denominators and rounding, and kept only if it checks in integers.
     #[must_use]
-    pub fn refuting(board: &Board, start: Bits, finishes: &[Bits]) -> Option<Pagoda> {
+    pub fn refuting<W: Word>(
+        board: &Board,
+        start: Bits<W>,
+        finishes: &[Bits<W>],
+    ) -> Option<Pagoda> {
         let jumps: Vec<[usize; 3]> = board
             .jumps()
             .iter()
             .map(|j| [j.from().index(), j.over().index(), j.to().index()])
             .collect();
-        let holes = |p: Bits| p.iter().map(Hole::index).collect::<Vec<_>>();
+        let holes = |p: Bits<W>| p.iter().map(Hole::index).collect::<Vec<_>>();
         let lists: Vec<Vec<usize>> = finishes.iter().map(|&f| holes(f)).collect();
         let refutes = |p: &Pagoda| p.floor(finishes).is_some_and(|f| p.total(start) < f);
         refuting_weights(
@@ -194,14 +201,14 @@ impl Pagoda {
     /// problem impossible. Otherwise it is the function with the least slack, the one that
     /// cuts most positions in a search for this finish.
     #[must_use]
-    pub fn fit(board: &Board, start: Bits, finish: Bits) -> Option<Pagoda> {
+    pub fn fit<W: Word>(board: &Board, start: Bits<W>, finish: Bits<W>) -> Option<Pagoda> {
         Pagoda::fit_any(board, start, &[finish])
     }
 
     /// [`Pagoda::fit`] for several finishes at once: each must total at least 1. If the
     /// result totals less on `start` than on every finish, it refutes them all.
     #[must_use]
-    pub fn fit_any(board: &Board, start: Bits, finishes: &[Bits]) -> Option<Pagoda> {
+    pub fn fit_any<W: Word>(board: &Board, start: Bits<W>, finishes: &[Bits<W>]) -> Option<Pagoda> {
         use microlp::{ComparisonOp, OptimizationDirection, Problem};
         let n = board.hole_count();
         let mut lp = Problem::new(OptimizationDirection::Minimize);
@@ -238,48 +245,14 @@ impl Pagoda {
     }
 }
 
-/// Pagoda functions on boards of up to 256 holes: the same weights, checked against a
-/// [`WideBoard`]'s jumps and summed over [`WidePegs`].
+/// The finishes of the `*_wide` engines, until they take a [`Problem`](crate::Problem).
 impl Pagoda {
-    /// Weights by hole index on a wide board, checked as [`Pagoda::new`] checks them.
-    #[must_use]
-    pub fn of_wide(board: &WideBoard, weights: Vec<i64>) -> Option<Pagoda> {
-        let p = Pagoda { weights };
-        (p.fits(board.hole_count()) && p.broken_wide_jump(board).is_none()).then_some(p)
-    }
-
-    /// The first jump of a wide board whose weights break `w(from) + w(over) >= w(to)`.
-    #[must_use]
-    pub fn broken_wide_jump(&self, board: &WideBoard) -> Option<WideJump> {
-        Pagoda::broken_wide_jump_of(board, &self.weights)
-    }
-
-    /// [`Pagoda::broken_wide_jump`] for raw weights by hole index (missing ones count as 0),
-    /// as [`Pagoda::broken_jump_of`] is for 64 holes. Checked in `i128`.
-    #[must_use]
-    pub fn broken_wide_jump_of(board: &WideBoard, weights: &[i64]) -> Option<WideJump> {
-        let w = |h: usize| i128::from(weights.get(h).copied().unwrap_or(0));
-        board
-            .jumps()
-            .iter()
-            .copied()
-            .find(|j| w(j.from()) + w(j.over()) < w(j.to()))
-    }
-
-    /// The total weight of the pegs of a wide position. Never rises along a game.
-    #[must_use]
-    pub fn total_wide(&self, pegs: WidePegs) -> i64 {
-        pegs.iter()
-            .map(|h| self.weights.get(h.index()).copied().unwrap_or(0))
-            .sum()
-    }
-
     /// The least total of a finish: of its holes, or of the `k` lightest holes for any `k`
     /// pegs. `None` when no position of the board is a finish.
     #[must_use]
-    pub fn floor_wide(&self, board: &WideBoard, finish: &WideFinish) -> Option<i64> {
+    pub fn floor_wide(&self, board: &Board, finish: &WideFinish) -> Option<i64> {
         match finish {
-            WideFinish::Exactly(f) => Some(self.total_wide(*f)),
+            WideFinish::Exactly(f) => Some(self.total(*f)),
             &WideFinish::Pegs(k) => {
                 let mut w: Vec<i64> =
                     self.weights[..board.hole_count().min(self.weights.len())].to_vec();
@@ -293,15 +266,11 @@ impl Pagoda {
     /// below every finish's, if one exists (complete for single functions). Any `k` pegs
     /// take one constraint in the program, however many positions that is.
     #[must_use]
-    pub fn refuting_wide(
-        board: &WideBoard,
-        start: WidePegs,
-        finish: &WideFinish,
-    ) -> Option<Pagoda> {
+    pub fn refuting_wide(board: &Board, start: Pegs, finish: &WideFinish) -> Option<Pagoda> {
         let jumps: Vec<[usize; 3]> = board
             .jumps()
             .iter()
-            .map(|j| [j.from(), j.over(), j.to()])
+            .map(|j| [j.from().index(), j.over().index(), j.to().index()])
             .collect();
         let exact;
         let finishes = match finish {
@@ -313,14 +282,14 @@ impl Pagoda {
         };
         let refutes = |p: &Pagoda| {
             p.floor_wide(board, finish)
-                .is_some_and(|f| p.total_wide(start) < f)
+                .is_some_and(|f| p.total(start) < f)
         };
         refuting_weights(
             board.hole_count(),
             &jumps,
             &start.iter().map(Hole::index).collect::<Vec<_>>(),
             &finishes,
-            |w| Pagoda::of_wide(board, w).filter(refutes),
+            |w| Pagoda::new(board, w).filter(refutes),
         )
     }
 }
@@ -405,8 +374,7 @@ impl Pagoda {
         let same = builtin.lattice() == board.lattice()
             && builtin.hole_count() == board.hole_count()
             && board
-                .holes()
-                .iter()
+                .each_hole()
                 .all(|h| builtin.coords(h) == board.coords(h));
         if !same {
             return Vec::new();
@@ -616,7 +584,11 @@ mod tests {
         for p in &stock {
             assert!(p.broken_jump(&b).is_none());
             for j in b.jumps() {
-                let before = j.needs();
+                let before: Bits = j.needs();
+                assert_eq!(
+                    p.total(j.apply(before)) - p.total(before),
+                    p.jump_change(*j)
+                );
                 assert!(p.total(j.apply(before)) <= p.total(before));
             }
         }
@@ -636,7 +608,7 @@ mod tests {
         // A 1x4 row with pegs on a1 and b1 cannot end with one peg on d1; weights 0 0 0 1
         // are no pagoda function (c1 + b1 < d1), but signed ones like -1 0 1 1 refute it.
         let b = Board::builtin("rect:1x4").unwrap();
-        let start = b.hole_set("a1,b1").unwrap();
+        let start: Bits = b.hole_set("a1,b1").unwrap();
         let finish = b.hole("d1").unwrap().bit();
         let p = Pagoda::refuting(&b, start, &[finish]).unwrap();
         assert!(p.total(start) < p.total(finish));

@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::bitset::{Bits, Hole};
+use crate::bitset::{Bits, Hole, Pegs, Word};
 use crate::board::Board;
 use crate::error::{Error, Result};
 use crate::jumps::Jump;
@@ -15,11 +15,19 @@ use crate::jumps::Jump;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Finish {
     /// Exactly these holes hold pegs at the end.
-    Holes(Bits),
+    Holes(Pegs),
     /// One peg, anywhere.
     AnyOne,
     /// This many pegs, anywhere (for "how few pegs can be left").
     Pegs(u32),
+}
+
+impl Finish {
+    /// [`Finish::Holes`] from a set of any width.
+    #[must_use]
+    pub fn holes<W: Word>(set: Bits<W>) -> Finish {
+        Finish::Holes(set.resize())
+    }
 }
 
 /// Most finishing positions a [`Finish::Pegs`] may stand for.
@@ -31,9 +39,9 @@ pub const MAX_FINISHES: u64 = 100_000;
 #[derive(Clone, Debug)]
 pub struct Problem {
     board: Arc<Board>,
-    starts: Vec<Bits>,
+    starts: Vec<Pegs>,
     finish: Finish,
-    targets: Vec<Bits>,
+    targets: Vec<Pegs>,
 }
 
 impl Problem {
@@ -44,10 +52,10 @@ impl Problem {
     /// let board = pegsol::Board::builtin("english")?;
     /// let start = board.start().unwrap();
     /// let p = pegsol::Problem::new(board, start, pegsol::Finish::AnyOne)?;
-    /// assert_eq!(p.targets().len(), 33);
+    /// assert_eq!(p.target_count(), 33);
     /// # Ok::<(), pegsol::Error>(())
     /// ```
-    pub fn new(board: impl Into<Arc<Board>>, start: Bits, finish: Finish) -> Result<Problem> {
+    pub fn new(board: impl Into<Arc<Board>>, start: Pegs, finish: Finish) -> Result<Problem> {
         Problem::with_starts(board, vec![start], finish)
     }
 
@@ -55,7 +63,7 @@ impl Problem {
     /// as [`Problem::new`] checks one.
     pub fn with_starts(
         board: impl Into<Arc<Board>>,
-        starts: Vec<Bits>,
+        starts: Vec<Pegs>,
         finish: Finish,
     ) -> Result<Problem> {
         let board = board.into();
@@ -75,7 +83,7 @@ impl Problem {
     }
 
     /// The same board and finish from another start (a hint from a position in play, say).
-    pub fn from_start(&self, start: Bits) -> Result<Problem> {
+    pub fn from_start(&self, start: Pegs) -> Result<Problem> {
         check_pair(&self.board, start, self.finish)?;
         Ok(Problem {
             board: self.board.clone(),
@@ -88,7 +96,7 @@ impl Problem {
     /// The board's conventional problem: its usual start and [`Problem::default_finish`].
     pub fn conventional(board: impl Into<Arc<Board>>) -> Result<Problem> {
         let board = board.into();
-        let start = board
+        let start: Pegs = board
             .start()
             .ok_or_else(|| Error::NoStart(board.name().to_string()))?;
         let finish = Problem::default_finish(&board, start);
@@ -97,8 +105,8 @@ impl Problem {
 
     /// The default finish: the single starting vacancy when there is one, otherwise any one peg.
     #[must_use]
-    pub fn default_finish(board: &Board, start: Bits) -> Finish {
-        let vacant = board.holes().minus(start);
+    pub fn default_finish(board: &Board, start: Pegs) -> Finish {
+        let vacant: Pegs = board.holes().minus(start);
         if vacant.count() == 1 {
             Finish::Holes(vacant)
         } else {
@@ -118,16 +126,37 @@ impl Problem {
         &self.board
     }
 
-    /// The (first) starting pegs.
+    /// The (first) starting pegs, in positions of any width that holds the board (see
+    /// [`Board::holes`]).
     #[must_use]
-    pub fn start(&self) -> Bits {
-        self.starts[0]
+    #[track_caller]
+    pub fn start<W: Word>(&self) -> Bits<W> {
+        self.narrow(self.starts[0])
     }
 
     /// Every start, the first one first.
     #[must_use]
-    pub fn starts(&self) -> &[Bits] {
-        &self.starts
+    #[track_caller]
+    pub fn starts<W: Word>(&self) -> Vec<Bits<W>> {
+        self.starts.iter().map(|&s| self.narrow(s)).collect()
+    }
+
+    /// `Ok` when the board fits one word: the engines not yet lifted past one word call this
+    /// first, so that a larger board is [`Error::PastOneWord`], never a panic.
+    pub(crate) fn one_word(&self) -> Result<()> {
+        self.board.one_word()
+    }
+
+    /// A set of this problem's board in positions of `W` words, which must hold it.
+    #[track_caller]
+    fn narrow<W: Word>(&self, set: Pegs) -> Bits<W> {
+        assert!(
+            self.board.fits::<W>(),
+            "a problem on {} holes in positions of {} bits",
+            self.board.hole_count(),
+            Bits::<W>::CAPACITY
+        );
+        set.resize()
     }
 
     /// The finish.
@@ -136,21 +165,29 @@ impl Problem {
         self.finish
     }
 
-    /// The final positions that would count as solved.
+    /// The final positions that would count as solved (see [`Problem::start`] for `W`).
     #[must_use]
-    pub fn targets(&self) -> &[Bits] {
-        &self.targets
+    #[track_caller]
+    pub fn targets<W: Word>(&self) -> Vec<Bits<W>> {
+        self.targets.iter().map(|&t| self.narrow(t)).collect()
+    }
+
+    /// How many final positions count as solved.
+    #[must_use]
+    pub fn target_count(&self) -> usize {
+        self.targets.len()
     }
 
     /// The targets in the position class of the start: the only ones it can reach.
     #[must_use]
-    pub fn reachable_targets(&self) -> Vec<Bits> {
+    #[track_caller]
+    pub fn reachable_targets<W: Word>(&self) -> Vec<Bits<W>> {
         let classes = self.board.classes();
-        let class = classes.class_of(self.start());
+        let class = classes.class_of(self.starts[0]);
         self.targets
             .iter()
-            .copied()
-            .filter(|&t| classes.class_of(t) == class)
+            .filter(|&&t| classes.class_of(t) == class)
+            .map(|&t| self.narrow(t))
             .collect()
     }
 
@@ -163,7 +200,7 @@ impl Problem {
 }
 
 /// Checks one start against a finish on a board.
-fn check_pair(board: &Board, start: Bits, finish: Finish) -> Result<()> {
+fn check_pair(board: &Board, start: Pegs, finish: Finish) -> Result<()> {
     board.position(start)?;
     if let Finish::Holes(f) = finish {
         board.position(f)?;
@@ -191,7 +228,7 @@ fn check_pair(board: &Board, start: Bits, finish: Finish) -> Result<()> {
             start: start.count(),
         });
     }
-    let holes = u64::from(board.holes().count());
+    let holes = board.hole_count() as u64;
     if finishes_within_limit(holes, u64::from(n)).is_none() {
         return Err(Error::TooManyFinishes { pegs: n, holes });
     }
@@ -219,20 +256,20 @@ pub(crate) fn finishes_within_limit(holes: u64, k: u64) -> Option<u64> {
 }
 
 /// Every final position of `finish` on `board`.
-fn targets_of(board: &Board, finish: Finish) -> Vec<Bits> {
+fn targets_of(board: &Board, finish: Finish) -> Vec<Pegs> {
     match finish {
         Finish::Holes(f) => vec![f],
-        Finish::AnyOne => board.holes().iter().map(Hole::bit).collect(),
+        Finish::AnyOne => board.each_hole().map(Pegs::single).collect(),
         Finish::Pegs(n) => {
             // Every n-subset of the holes, by choosing holes in increasing order.
-            let holes: Vec<Hole> = board.holes().iter().collect();
+            let holes: Vec<Hole> = board.each_hole().collect();
             let mut out = Vec::new();
             let mut pick: Vec<usize> = (0..n as usize).collect();
             if pick.len() > holes.len() {
                 return out;
             }
             loop {
-                out.push(pick.iter().fold(Bits::EMPTY, |s, &i| s.with(holes[i])));
+                out.push(pick.iter().fold(Pegs::EMPTY, |s, &i| s.with(holes[i])));
                 // The rightmost index that can still move right.
                 let Some(i) = (0..pick.len())
                     .rev()
@@ -380,7 +417,7 @@ pub enum Outcome {
         /// The jumps in order.
         jumps: Vec<Jump>,
         /// The final position reached.
-        finish: Bits,
+        finish: Pegs,
     },
     /// No sequence exists.
     Impossible(Reason),
@@ -430,7 +467,7 @@ mod tests {
         // Eighteen pegs left on twenty holes: 190 finishes, a problem like any other.
         let b = Board::builtin("rect:4x5").unwrap();
         let p = Problem::new(b.clone(), b.holes(), Finish::Pegs(18)).unwrap();
-        assert_eq!(p.targets().len(), 190);
+        assert_eq!(p.target_count(), 190);
     }
 
     #[test]
@@ -446,20 +483,23 @@ mod tests {
         assert_eq!(
             Problem::new(b.clone(), b.holes(), Finish::Pegs(9))
                 .unwrap()
-                .targets(),
+                .targets::<u64>(),
             [b.holes()]
         );
-        assert!(
-            Problem::new(b, Bits::EMPTY.with(Hole::new(0).unwrap()), Finish::Pegs(10)).is_err()
-        );
+        assert!(Problem::new(b, crate::Pegs::EMPTY.with(Hole::at(0)), Finish::Pegs(10)).is_err());
     }
 
     #[test]
     fn several_starts_are_each_checked() {
         let b = Board::builtin("english").unwrap();
-        let starts: Vec<Bits> = b.holes().iter().map(|h| b.holes().without(h)).collect();
-        let p = Problem::with_starts(b.clone(), starts, Finish::AnyOne).unwrap();
-        assert_eq!(p.starts().len(), 33);
+        let starts: Vec<Bits> = b.each_hole().map(|h| b.holes().without(h)).collect();
+        let p = Problem::with_starts(
+            b.clone(),
+            starts.iter().map(|s| s.resize()).collect(),
+            Finish::AnyOne,
+        )
+        .unwrap();
+        assert_eq!(p.starts::<u64>().len(), 33);
         assert!(Problem::with_starts(b, Vec::new(), Finish::AnyOne).is_err());
     }
 }

@@ -1,7 +1,8 @@
 //! Shapes: a board's holes, lattice and conventional start as read from a picture or a
-//! built-in name, before any engine is chosen. A shape of up to 64 holes becomes a
-//! [`Board`](crate::Board); one of up to [`MAX_WIDE_HOLES`] a [`WideBoard`](crate::WideBoard).
+//! built-in name: what a [`Board`](crate::Board) is built from (any shape of up to
+//! [`MAX_BOARD_HOLES`] holes).
 
+use crate::bitset::MAX_BOARD_HOLES;
 use crate::error::{Error, Result};
 use crate::lattice::Lattice;
 
@@ -18,11 +19,8 @@ pub(crate) fn looks_spaced(cells: &[(usize, usize)]) -> bool {
             .any(|w| w[0].0 == w[1].0 && w[1].1 == w[0].1 + 2)
 }
 
-/// The most holes any board may have: four 64-bit words.
-pub const MAX_WIDE_HOLES: usize = 256;
-
 /// The holes of a board and its conventional start, checked only for size: at least one hole,
-/// at most [`MAX_WIDE_HOLES`], a picture of at most 4096 by 4096. Built by [`Shape::parse`]
+/// at most [`MAX_BOARD_HOLES`], a picture of at most 4096 by 4096. Built by [`Shape::parse`]
 /// and [`Shape::builtin`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Shape {
@@ -57,14 +55,13 @@ fn is_blank(c: char) -> bool {
 
 impl Shape {
     /// Reads a board picture (see [`Board::parse`](crate::Board::parse)) of up to
-    /// [`MAX_WIDE_HOLES`] holes; the hole after that is an error naming its line and column.
+    /// [`MAX_BOARD_HOLES`] holes; the hole after that is an error naming its line and column.
     ///
     /// ```
     /// let text = "o".repeat(100) + "\n";
     /// let shape = pegsol::Shape::parse("long", &text.replacen('o', ".", 1)).unwrap();
     /// assert_eq!(shape.hole_count(), 100);
-    /// assert!(pegsol::Board::from_shape(&shape).is_err());
-    /// assert_eq!(pegsol::WideBoard::from_shape(&shape).unwrap().hole_count(), 100);
+    /// assert_eq!(pegsol::Board::from_shape(&shape).unwrap().hole_count(), 100);
     /// ```
     pub fn parse(name: &str, text: &str) -> Result<Shape> {
         let mut lattice = Lattice::Orthogonal;
@@ -134,11 +131,11 @@ impl Shape {
                     }
                 };
                 seen_cells = true;
-                if cells.len() == MAX_WIDE_HOLES {
+                if cells.len() == MAX_BOARD_HOLES {
                     return Err(Error::TooManyHoles {
                         line: l + 1,
                         column: col + 1,
-                        count: MAX_WIDE_HOLES + 1,
+                        count: MAX_BOARD_HOLES + 1,
                     });
                 }
                 cells.push((l, col, peg));
@@ -220,7 +217,7 @@ impl Shape {
                 let (r, c) = base[5..].split_once('x').ok_or_else(bad)?;
                 let r: usize = r.parse().map_err(|_| bad())?;
                 let c: usize = c.parse().map_err(|_| bad())?;
-                if r == 0 || c == 0 || r.saturating_mul(c) > MAX_WIDE_HOLES {
+                if r == 0 || c == 0 || r.saturating_mul(c) > MAX_BOARD_HOLES {
                     return Err(bad());
                 }
                 let cells: Vec<_> = (0..r).flat_map(|i| (0..c).map(move |j| (i, j))).collect();
@@ -256,7 +253,7 @@ impl Shape {
         }
     }
 
-    /// Checks the size: duplicates dropped, 1 to [`MAX_WIDE_HOLES`] holes, the picture within
+    /// Checks the size: duplicates dropped, 1 to [`MAX_BOARD_HOLES`] holes, the picture within
     /// 4096 by 4096.
     fn new(
         name: &str,
@@ -269,12 +266,12 @@ impl Shape {
         if cells.is_empty() {
             return Err(Error::EmptyBoard);
         }
-        if cells.len() > MAX_WIDE_HOLES {
-            let (r, c) = cells[MAX_WIDE_HOLES];
+        if cells.len() > MAX_BOARD_HOLES {
+            let (r, c) = cells[MAX_BOARD_HOLES];
             return Err(Error::TooManyHoles {
                 line: r + 1,
                 column: c + 1,
-                count: MAX_WIDE_HOLES + 1,
+                count: MAX_BOARD_HOLES + 1,
             });
         }
         let span = |pick: fn(&(usize, usize)) -> usize| {

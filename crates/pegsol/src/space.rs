@@ -88,7 +88,7 @@ impl Space {
     /// The finish of `problem` when the game is its own dual: one finish position, whose
     /// complement is the start up to symmetry.
     pub(crate) fn self_dual_finish(&self, problem: &Problem) -> Option<Bits> {
-        let [finish] = problem.targets()[..] else {
+        let [finish] = problem.targets::<u64>()[..] else {
             return None;
         };
         let complement = self.layout.holes() ^ self.layout.key(finish);
@@ -213,8 +213,8 @@ pub(crate) fn group_of(problem: &Problem) -> Canonicalizer {
 /// The elements of [`group_of`].
 pub(crate) fn group_elements(problem: &Problem) -> Vec<usize> {
     let sym = problem.board().symmetries();
-    let mut group = sym.stabilizer(problem.targets());
-    group.retain(|&g| sym.apply(g, problem.start()) == problem.start());
+    let mut group = sym.stabilizer(&problem.targets::<u64>());
+    group.retain(|&g| sym.apply(g, problem.start::<u64>()) == problem.start());
     group
 }
 

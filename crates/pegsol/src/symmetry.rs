@@ -8,7 +8,7 @@
 //! Applying a symmetry to a 64-bit position goes byte by byte through lookup tables (eight
 //! lookups at most), so canonical forms cost a few nanoseconds per group element.
 
-use crate::bitset::{Bits, Hole};
+use crate::bitset::{Bits, Hole, Word, MAX_HOLES};
 use crate::lattice::Lattice;
 
 /// The symmetries of a board, the identity first.
@@ -57,12 +57,18 @@ impl Symmetries {
                 perms.push(perm);
             }
         }
+        // Byte tables for one-word positions only; a wider one goes hole by hole.
         let bytes = n.div_ceil(8);
         let identity: Vec<u32> = (0..n as u32).collect();
-        let tables = perms
-            .iter()
-            .flat_map(|perm| byte_tables(perm, &identity))
-            .collect();
+        let tables = if n <= MAX_HOLES {
+            perms
+                .iter()
+                .flat_map(|perm| byte_tables::<u64>(perm, &identity))
+                .map(Bits::raw)
+                .collect()
+        } else {
+            Vec::new()
+        };
         Symmetries {
             matrices,
             perms,
@@ -95,52 +101,90 @@ impl Symmetries {
         self.perms[g][hole.index()]
     }
 
-    /// The image of a set under element `g`.
+    /// The image of a set of any width under element `g`: a symmetry maps holes to holes, so
+    /// the image has as many.
     #[must_use]
     #[inline]
-    pub fn apply(&self, g: usize, set: Bits) -> Bits {
-        Bits(image(&self.tables, self.bytes, g, set.raw()))
+    pub fn apply<W: Word>(&self, g: usize, set: Bits<W>) -> Bits<W> {
+        if W::WORDS == 1 && !self.tables.is_empty() {
+            let mut out = W::ZERO;
+            *out.word_mut(0) = one_word_image(&self.tables, self.bytes, g, set.0.word(0));
+            return Bits(out);
+        }
+        set.iter()
+            .fold(Bits::EMPTY, |out, h| out.with(self.perms[g][h.index()]))
     }
 
     /// The elements that map the collection `targets` onto itself (as a set of sets).
     #[must_use]
-    pub fn stabilizer(&self, targets: &[Bits]) -> Vec<usize> {
+    pub fn stabilizer<W: Word>(&self, targets: &[Bits<W>]) -> Vec<usize> {
         (0..self.len())
             .filter(|&g| targets.iter().all(|&t| targets.contains(&self.apply(g, t))))
             .collect()
     }
 
-    /// A canonicaliser for the subgroup `elements` (which must be closed under composition,
-    /// as a stabilizer is).
+    /// A canonicaliser of positions of `W` words (which must hold the board) for the
+    /// subgroup `elements` (which must be closed under composition, as a stabilizer is).
     #[must_use]
-    pub fn canonicalizer(&self, elements: &[usize]) -> Canonicalizer {
-        let identity: Vec<u32> = (0..self.perms.first().map_or(0, Vec::len) as u32).collect();
-        self.canonicalizer_placed(elements, &identity)
+    pub fn canonicalizer<W: Word>(&self, elements: &[usize]) -> Canonicalizer<W> {
+        let n = self.perms.first().map_or(0, Vec::len);
+        assert!(
+            n <= Bits::<W>::CAPACITY,
+            "a canonicalizer too narrow for the board"
+        );
+        let identity: Vec<u32> = (0..n as u32).collect();
+        Canonicalizer::build(&self.perms, elements, &identity)
     }
 
-    /// [`Symmetries::canonicalizer`] for positions whose hole `h` is kept at bit `place[h]`
-    /// (distinct bits below 64), as a layout where every jump direction is one shift keeps
-    /// them. Bits that hold no hole map to nothing.
+    /// [`Symmetries::canonicalizer`] for one-word positions whose hole `h` is kept at bit
+    /// `place[h]` (distinct bits below 64), as a layout where every jump direction is one
+    /// shift keeps them. Bits that hold no hole map to nothing.
     #[must_use]
     pub(crate) fn canonicalizer_placed(&self, elements: &[usize], place: &[u32]) -> Canonicalizer {
+        assert!(
+            place.len() <= MAX_HOLES,
+            "a one-word canonicalizer past 64 holes"
+        );
+        Canonicalizer::build(&self.perms, elements, place)
+    }
+}
+
+/// Lanes of the wide tables: groups of order up to 8 (every square-lattice board).
+pub(crate) const WIDE: usize = 8;
+
+/// Canonical forms under a subgroup, for positions of `W` words: the least image of a
+/// position. Applying a symmetry goes byte by byte through lookup tables (a lookup per byte
+/// of the position); one-word positions of a group of order up to 8 take one lookup per byte
+/// for the whole group.
+#[derive(Clone, Debug)]
+pub struct Canonicalizer<W: Word = u64> {
+    bytes: usize,
+    count: usize,
+    tables: Vec<Bits<W>>,
+    wide: Vec<[u64; WIDE]>,
+}
+
+impl<W: Word> Canonicalizer<W> {
+    fn build(perms: &[Vec<Hole>], elements: &[usize], place: &[u32]) -> Canonicalizer<W> {
         let bytes = bytes_of(place);
-        let tables: Vec<u64> = elements
+        let tables: Vec<Bits<W>> = elements
             .iter()
             .filter(|&&g| g != 0)
-            .flat_map(|&g| byte_tables(&self.perms[g], place))
+            .flat_map(|&g| byte_tables::<W>(&perms[g], place))
             .collect();
         let count = tables.len() / (bytes * 256).max(1);
-        // The wide form: per byte value, its images under every element side by side, so
-        // one lookup per byte serves the whole group (the identity pads unused lanes).
+        // The wide form of one-word tables: per byte value, its images under every element
+        // side by side, so one lookup per byte serves the whole group (the identity pads
+        // unused lanes).
         let mut wide = Vec::new();
-        if count < WIDE {
+        if W::WORDS == 1 && count < WIDE {
             wide = vec![[0u64; WIDE]; bytes * 256];
             for k in 0..bytes {
                 for v in 0..256usize {
                     let lanes = &mut wide[k * 256 + v];
                     lanes.fill((v as u64) << (8 * k));
                     for g in 0..count {
-                        lanes[g] = tables[(g * bytes + k) * 256 + v];
+                        lanes[g] = tables[(g * bytes + k) * 256 + v].0.word(0);
                     }
                 }
             }
@@ -152,21 +196,7 @@ impl Symmetries {
             wide,
         }
     }
-}
 
-/// Lanes of the wide tables: groups of order up to 8 (every square-lattice board).
-pub(crate) const WIDE: usize = 8;
-
-/// Canonical forms under a subgroup: the least image of a position.
-#[derive(Clone, Debug)]
-pub struct Canonicalizer {
-    bytes: usize,
-    count: usize,
-    tables: Vec<u64>,
-    wide: Vec<[u64; WIDE]>,
-}
-
-impl Canonicalizer {
     /// The order of the subgroup (counting the identity).
     #[must_use]
     pub fn order(&self) -> usize {
@@ -176,10 +206,61 @@ impl Canonicalizer {
     /// The least image of `set` under the subgroup; equal for all positions of one orbit.
     #[must_use]
     #[inline]
-    pub fn canonical(&self, set: Bits) -> Bits {
+    pub fn canonical(&self, set: Bits<W>) -> Bits<W> {
         self.canonical_and_orbit(set).0
     }
 
+    /// The size of an orbit whose positions are each fixed by `fixed` elements of the group.
+    #[inline]
+    fn orbit_size(&self, fixed: u32) -> u32 {
+        // Almost every position is fixed by the identity alone: no division for those (a
+        // count asks this once per class, and a division was 1% of its time).
+        if fixed == 1 {
+            self.order() as u32
+        } else {
+            self.order() as u32 / fixed
+        }
+    }
+
+    /// The least image of `set` and the size of its orbit under the subgroup.
+    #[must_use]
+    #[inline]
+    pub fn canonical_and_orbit(&self, set: Bits<W>) -> (Bits<W>, u32) {
+        if W::WORDS == 1 && !self.wide.is_empty() {
+            let x = set.0.word(0);
+            let lanes = self.lanes(x);
+            let best = lanes[..self.count].iter().fold(x, |m, &y| m.min(y));
+            let fixed = 1 + lanes[..self.count].iter().filter(|&&y| y == x).count() as u32;
+            let mut out = W::ZERO;
+            *out.word_mut(0) = best;
+            return (Bits(out), self.orbit_size(fixed));
+        }
+        let (mut best, mut fixed) = (set, 1u32);
+        for g in 0..self.count {
+            let y = image(&self.tables, self.bytes, g, set);
+            best = best.min(y);
+            fixed += u32::from(y == set);
+        }
+        (best, self.orbit_size(fixed))
+    }
+
+    /// The images of the one-word `x` under every element but the identity, side by side
+    /// (unused lanes hold `x` itself), from the wide tables.
+    #[inline]
+    fn lanes(&self, x: u64) -> [u64; WIDE] {
+        // One lookup per byte gives that byte's image under every element at once.
+        let mut lanes = [0u64; WIDE];
+        for k in 0..self.bytes {
+            let row = &self.wide[k * 256 + (x >> (8 * k) & 255) as usize];
+            for (a, r) in lanes.iter_mut().zip(row) {
+                *a |= r;
+            }
+        }
+        lanes
+    }
+}
+
+impl Canonicalizer<u64> {
     /// The images of `set` under every element but the identity, side by side (unused lanes
     /// hold `set` itself); `None` when the group is too large for the wide tables.
     ///
@@ -189,19 +270,7 @@ impl Canonicalizer {
     #[must_use]
     #[inline]
     pub(crate) fn images(&self, set: Bits) -> Option<[u64; WIDE]> {
-        if self.wide.is_empty() {
-            return None;
-        }
-        let x = set.raw();
-        // One lookup per byte gives that byte's image under every element at once.
-        let mut lanes = [0u64; WIDE];
-        for k in 0..self.bytes {
-            let row = &self.wide[k * 256 + (x >> (8 * k) & 255) as usize];
-            for (a, r) in lanes.iter_mut().zip(row) {
-                *a |= r;
-            }
-        }
-        Some(lanes)
+        (!self.wide.is_empty()).then(|| self.lanes(set.raw()))
     }
 
     /// The canonical form of `a ^ b` from the [`images`](Self::images) of `a` and of `b`.
@@ -226,36 +295,6 @@ impl Canonicalizer {
             .count() as u32;
         self.orbit_size(fixed)
     }
-
-    /// The size of an orbit whose positions are each fixed by `fixed` elements of the group.
-    #[inline]
-    fn orbit_size(&self, fixed: u32) -> u32 {
-        // Almost every position is fixed by the identity alone: no division for those (a
-        // count asks this once per class, and a division was 1% of its time).
-        if fixed == 1 {
-            self.order() as u32
-        } else {
-            self.order() as u32 / fixed
-        }
-    }
-
-    /// The least image of `set` and the size of its orbit under the subgroup.
-    #[must_use]
-    #[inline]
-    pub fn canonical_and_orbit(&self, set: Bits) -> (Bits, u32) {
-        let x = set.raw();
-        if let Some(lanes) = self.images(set) {
-            let best = lanes[..self.count].iter().fold(x, |m, &y| m.min(y));
-            return (Bits(best), self.orbit_of(&lanes, set));
-        }
-        let (mut best, mut fixed) = (x, 1u32);
-        for g in 0..self.count {
-            let y = image(&self.tables, self.bytes, g, x);
-            best = best.min(y);
-            fixed += u32::from(y == x);
-        }
-        (Bits(best), self.orbit_size(fixed))
-    }
 }
 
 /// Bytes of a position whose hole `h` is kept at bit `place[h]`.
@@ -271,7 +310,7 @@ fn bytes_of(place: &[u32]) -> usize {
 /// The byte tables of one symmetry, `perm`, for positions whose hole `h` is kept at bit
 /// `place[h]`: entry `[byte][value]` is the image of `value << (8 * byte)`. Bits that hold no
 /// hole map to nothing.
-fn byte_tables(perm: &[Hole], place: &[u32]) -> Vec<u64> {
+fn byte_tables<W: Word>(perm: &[Hole], place: &[u32]) -> Vec<Bits<W>> {
     let bytes = bytes_of(place);
     // Which hole sits at each bit.
     let mut hole_at = vec![None; bytes * 8];
@@ -281,10 +320,10 @@ fn byte_tables(perm: &[Hole], place: &[u32]) -> Vec<u64> {
     let mut tables = Vec::with_capacity(bytes * 256);
     for k in 0..bytes {
         for v in 0..256usize {
-            let mut out = 0u64;
+            let mut out = Bits::EMPTY;
             for bit in 0..8 {
                 if let Some(h) = hole_at[k * 8 + bit].filter(|_| v >> bit & 1 == 1) {
-                    out |= 1 << place[perm[h].index()];
+                    out = out.with(Hole::at(place[perm[h].index()] as usize));
                 }
             }
             tables.push(out);
@@ -295,7 +334,17 @@ fn byte_tables(perm: &[Hole], place: &[u32]) -> Vec<u64> {
 
 /// The image of `x` under element `g` of byte tables laid out `[element][byte][value]`.
 #[inline]
-fn image(tables: &[u64], bytes: usize, g: usize, x: u64) -> u64 {
+fn image<W: Word>(tables: &[Bits<W>], bytes: usize, g: usize, x: Bits<W>) -> Bits<W> {
+    let t = &tables[g * bytes * 256..(g + 1) * bytes * 256];
+    (0..bytes).fold(Bits::EMPTY, |out, k| {
+        let byte = x.0.word(k / 8) >> (8 * (k % 8)) & 255;
+        out.union(t[k * 256 + byte as usize])
+    })
+}
+
+/// [`image`] over one-word tables kept as words.
+#[inline]
+fn one_word_image(tables: &[u64], bytes: usize, g: usize, x: u64) -> u64 {
     let t = &tables[g * bytes * 256..(g + 1) * bytes * 256];
     (0..bytes).fold(0, |out, k| out | t[k * 256 + (x >> (8 * k) & 255) as usize])
 }
@@ -328,7 +377,7 @@ mod tests {
             let s = b.symmetries();
             for g in 0..s.len() {
                 for j in b.jumps() {
-                    let image = s.apply(g, j.holes());
+                    let image: crate::Bits = s.apply(g, j.holes());
                     let over = s.map_hole(g, j.over());
                     assert!(
                         b.jumps()
@@ -345,12 +394,40 @@ mod tests {
     fn stabilizer_of_an_arm_end() {
         let b = Board::builtin("english").unwrap();
         let s = b.symmetries();
-        assert_eq!(s.stabilizer(&[b.hole("d4").unwrap().bit()]).len(), 8);
-        let d1 = s.stabilizer(&[b.hole("d1").unwrap().bit()]);
+        assert_eq!(s.stabilizer(&[b.hole("d4").unwrap().bit::<u64>()]).len(), 8);
+        let d1 = s.stabilizer(&[b.hole("d1").unwrap().bit::<u64>()]);
         assert_eq!(d1.len(), 2);
-        let c = s.canonicalizer(&d1);
+        let c: crate::Canonicalizer = s.canonicalizer(&d1);
         let p = b.hole_set("c1,d2").unwrap();
         assert_eq!(c.canonical(p), c.canonical(b.hole_set("e1,d2").unwrap()));
         assert_ne!(c.canonical(p), c.canonical(b.hole_set("c7,d6").unwrap()));
+    }
+
+    /// The canonical forms and orbits of positions of two and four words are those of one
+    /// word (the byte tables and the one-word lanes agree), on groups of 2, 8 and 12.
+    #[test]
+    fn every_width_canonicalizes_alike() {
+        use crate::{Bits, Hole};
+        for (name, finish) in [("english", "d1"), ("english", "d4"), ("hexagon:4", "d4")] {
+            let b = crate::Board::builtin(name).unwrap();
+            let s = b.symmetries();
+            let group = s.stabilizer::<u64>(&[b.hole(finish).unwrap().bit()]);
+            let one: crate::Canonicalizer = s.canonicalizer(&group);
+            let two: crate::Canonicalizer<[u64; 2]> = s.canonicalizer(&group);
+            let four: crate::Canonicalizer<[u64; 4]> = s.canonicalizer(&group);
+            let mut x = 0x9E37_79B9_7F4A_7C15u64;
+            for _ in 0..2000 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let p: Bits = b
+                    .each_hole()
+                    .filter(|h| x >> h.index() & 1 == 1)
+                    .fold(Bits::EMPTY, |p, h: Hole| p.with(h));
+                let (c, orbit) = one.canonical_and_orbit(p);
+                assert_eq!(two.canonical_and_orbit(p.resize()), (c.resize(), orbit));
+                assert_eq!(four.canonical_and_orbit(p.resize()), (c.resize(), orbit));
+            }
+        }
     }
 }

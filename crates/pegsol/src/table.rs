@@ -1,11 +1,13 @@
-//! The open-addressing table every engine's hot loop uses: 64-bit keys (positions, or
-//! canonical keys) mapped to a small copyable value, growing by doubling up to a byte limit and
+//! The open-addressing table every engine's hot loop uses: keys (64-bit words, or positions
+//! of any width) mapped to a small copyable value, growing by doubling up to a byte limit and
 //! then refusing, so that a full table is a budget that ran out, never an out-of-memory kill.
 //!
-//! One convention for every user: slot key 0 means free, and the key 0 itself (the empty
-//! board) is kept aside in its own field, so any `u64` is a valid key. `count`'s per-bucket
+//! One convention for every user: slot key 0 (the empty position) means free, and that key
+//! itself is kept aside in its own field, so any key is valid. `count`'s per-bucket
 //! sums are the one other hashed structure: their slots are ordered by rank so that a level
 //! comes out sorted without a sort (see `count::packed`); they share [`SPREAD`].
+
+use crate::bitset::{Bits, Word};
 
 /// The multiplier that spreads keys over the slots (Fibonacci hashing): the one mix every
 /// hashed table here uses.
@@ -28,12 +30,42 @@ pub(crate) const UNSPREAD: u64 = {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Full;
 
+/// A key of the table: a `u64`, or a position of any width. One value of it, the empty
+/// position, marks a free slot and is kept aside when stored.
+pub(crate) trait Key: Copy + Eq {
+    /// The key that marks a free slot.
+    const FREE: Self;
+    /// A 64-bit mix of the key whose high bits pick its home slot.
+    fn mix(self) -> u64;
+}
+
+impl Key for u64 {
+    const FREE: u64 = 0;
+    #[inline]
+    fn mix(self) -> u64 {
+        self.wrapping_mul(SPREAD)
+    }
+}
+
+impl<W: Word> Key for Bits<W> {
+    const FREE: Bits<W> = Bits::EMPTY;
+    #[inline]
+    fn mix(self) -> u64 {
+        // One word mixes as a `u64` does, so a one-word search keeps its table's cost.
+        if W::WORDS == 1 {
+            self.0.word(0).wrapping_mul(SPREAD)
+        } else {
+            self.hash64().wrapping_mul(SPREAD)
+        }
+    }
+}
+
 /// Keys mapped to values by open addressing with linear probing.
 ///
 /// Invariant: `len` keys are stored; the slot array's length is a power of two and at most
 /// nine tenths full (seven tenths while it may grow); a key once stored keeps its first value.
-pub(crate) struct KeyMap<V> {
-    keys: Vec<u64>,
+pub(crate) struct KeyMap<V, K: Key = u64> {
+    keys: Vec<K>,
     values: Vec<V>,
     /// The value of key 0, which cannot sit in a slot.
     zero: Option<V>,
@@ -44,11 +76,11 @@ pub(crate) struct KeyMap<V> {
 }
 
 /// A set of keys: a [`KeyMap`] with nothing stored beside them.
-pub(crate) type KeySet = KeyMap<()>;
+pub(crate) type KeySet<K = u64> = KeyMap<(), K>;
 
-impl<V: Copy + Default> KeyMap<V> {
+impl<V: Copy + Default, K: Key> KeyMap<V, K> {
     /// An empty table that may grow while it and its rehash copy fit `max_bytes`.
-    pub(crate) fn new(max_bytes: usize) -> KeyMap<V> {
+    pub(crate) fn new(max_bytes: usize) -> KeyMap<V, K> {
         let mut map = KeyMap::with_slots(1 << 10);
         map.limit(max_bytes);
         let initial = (1usize << 14).min(map.max_slots);
@@ -62,13 +94,13 @@ impl<V: Copy + Default> KeyMap<V> {
     }
 
     /// An empty table with room for `n` keys without growing, and no limit.
-    pub(crate) fn with_capacity(n: usize) -> KeyMap<V> {
+    pub(crate) fn with_capacity(n: usize) -> KeyMap<V, K> {
         KeyMap::with_slots((n.max(1) * 2).next_power_of_two().max(16))
     }
 
-    fn with_slots(slots: usize) -> KeyMap<V> {
+    fn with_slots(slots: usize) -> KeyMap<V, K> {
         KeyMap {
-            keys: vec![0; slots],
+            keys: vec![K::FREE; slots],
             values: vec![V::default(); slots],
             zero: None,
             len: 0,
@@ -80,7 +112,7 @@ impl<V: Copy + Default> KeyMap<V> {
     /// Lets the table grow only while it and its rehash copy (old and new slots together)
     /// fit `max_bytes`; a table already larger keeps its slots.
     pub(crate) fn limit(&mut self, max_bytes: usize) {
-        let slot = 8 + std::mem::size_of::<V>();
+        let slot = std::mem::size_of::<K>() + std::mem::size_of::<V>();
         // Growing from s/2 to s slots holds 3s/2 slots at once.
         let most = (max_bytes / slot).saturating_mul(2) / 3;
         let most = if most.is_power_of_two() {
@@ -98,26 +130,26 @@ impl<V: Copy + Default> KeyMap<V> {
 
     /// Bytes held by the slots.
     pub(crate) fn bytes(&self) -> usize {
-        self.keys.len() * (8 + std::mem::size_of::<V>())
+        self.keys.len() * (std::mem::size_of::<K>() + std::mem::size_of::<V>())
     }
 
     #[inline]
-    fn home(&self, key: u64) -> usize {
-        (key.wrapping_mul(SPREAD) >> self.shift) as usize
+    fn home(&self, key: K) -> usize {
+        (key.mix() >> self.shift) as usize
     }
 
     /// The value of `key`, if stored.
     #[inline]
-    pub(crate) fn get(&self, key: u64) -> Option<V> {
-        if key == 0 {
+    pub(crate) fn get(&self, key: K) -> Option<V> {
+        if key == K::FREE {
             return self.zero;
         }
         let mask = self.keys.len() - 1;
         let mut i = self.home(key);
         loop {
             match self.keys[i] {
-                0 => return None,
                 k if k == key => return Some(self.values[i]),
+                k if k == K::FREE => return None,
                 _ => i = (i + 1) & mask,
             }
         }
@@ -125,15 +157,15 @@ impl<V: Copy + Default> KeyMap<V> {
 
     /// Whether `key` is stored.
     #[inline]
-    pub(crate) fn contains(&self, key: u64) -> bool {
+    pub(crate) fn contains(&self, key: K) -> bool {
         self.get(key).is_some()
     }
 
     /// Stores `key` with `value` unless it is there already: `Ok(true)` when added,
     /// `Ok(false)` when present (its value unchanged), `Err(Full)` at the limit.
     #[inline]
-    pub(crate) fn insert(&mut self, key: u64, value: V) -> Result<bool, Full> {
-        if key == 0 {
+    pub(crate) fn insert(&mut self, key: K, value: V) -> Result<bool, Full> {
+        if key == K::FREE {
             if self.zero.is_some() {
                 return Ok(false);
             }
@@ -148,7 +180,7 @@ impl<V: Copy + Default> KeyMap<V> {
         }
         let mask = self.keys.len() - 1;
         let mut i = self.home(key);
-        while self.keys[i] != 0 {
+        while self.keys[i] != K::FREE {
             if self.keys[i] == key {
                 return Ok(false);
             }
@@ -165,14 +197,14 @@ impl<V: Copy + Default> KeyMap<V> {
 
     fn grow(&mut self) {
         let slots = self.keys.len() * 2;
-        let keys = std::mem::replace(&mut self.keys, vec![0; slots]);
+        let keys = std::mem::replace(&mut self.keys, vec![K::FREE; slots]);
         let values = std::mem::replace(&mut self.values, vec![V::default(); slots]);
         self.shift -= 1;
         let mask = slots - 1;
         for (k, v) in keys.into_iter().zip(values) {
-            if k != 0 {
+            if k != K::FREE {
                 let mut i = self.home(k);
-                while self.keys[i] != 0 {
+                while self.keys[i] != K::FREE {
                     i = (i + 1) & mask;
                 }
                 self.keys[i] = k;
@@ -220,5 +252,32 @@ mod tests {
         );
         assert_eq!(m.get(u64::MAX), None);
         assert_eq!(SPREAD.wrapping_mul(UNSPREAD), 1);
+    }
+
+    /// Positions of two words as keys: the empty position kept aside like key 0, every key
+    /// found again, none that was not stored, the limit honoured.
+    #[test]
+    fn positions_of_two_words_as_keys() {
+        use crate::Hole;
+        let mut set: KeySet<Bits<[u64; 2]>> = KeySet::new(64 * 1024);
+        assert_eq!(set.insert(Bits::EMPTY, ()), Ok(true));
+        assert_eq!(set.insert(Bits::EMPTY, ()), Ok(false));
+        let key = |i: usize| {
+            Bits::<[u64; 2]>::EMPTY
+                .with(Hole::at(i % 128))
+                .with(Hole::at(127 - i % 97))
+        };
+        let mut n = 0;
+        while set.insert(key(n).with(Hole::at(64 + n / 128 % 64)), ()) != Err(Full) {
+            n += 1;
+            assert!(n < 1_000_000);
+        }
+        assert!(
+            set.len() > 1000 && set.bytes() <= 64 * 1024,
+            "{} keys",
+            set.len()
+        );
+        assert!(set.contains(Bits::EMPTY));
+        assert!(!set.contains(Bits::EMPTY.with(Hole::at(5))));
     }
 }

@@ -20,13 +20,13 @@ fn golden(list: &str) -> Vec<serde_json::Map<String, serde_json::Value>> {
 fn check(e: &serde_json::Map<String, serde_json::Value>, options: &CountOptions) {
     let text = |k: &str| e[k].as_str().unwrap().to_string();
     let board = Board::builtin(&text("board")).unwrap();
-    let start = board.holes().minus(board.hole_set(&text("empty")).unwrap());
+    let start: pegsol::Bits = board.holes().minus(board.hole_set(&text("empty")).unwrap());
     let finish = match text("finish").as_str() {
         "any" => Finish::AnyOne,
         f => Finish::Holes(board.hole_set(f).unwrap()),
     };
     let c = count_with(
-        &Problem::new(&board, start, finish).unwrap(),
+        &Problem::new(&board, start.resize(), finish).unwrap(),
         options,
         &|_| {},
     )
@@ -97,9 +97,9 @@ fn triangle5_levels_and_final_pegs_from_every_start() {
     let board = Board::builtin("triangle5").unwrap();
     for s in starts {
         let empty = s["empty"].as_str().unwrap();
-        let start = board.holes().minus(board.hole_set(empty).unwrap());
+        let start: pegsol::Bits = board.holes().minus(board.hole_set(empty).unwrap());
         let c = count(
-            &Problem::new(&board, start, Finish::AnyOne).unwrap(),
+            &Problem::new(&board, start.resize(), Finish::AnyOne).unwrap(),
             usize::MAX,
             &|_| {},
         )
@@ -113,7 +113,7 @@ fn triangle5_levels_and_final_pegs_from_every_start() {
             .collect();
         assert_eq!(levels, expected, "{empty}");
         assert_eq!(c.positions(), s["total"].as_u64().unwrap(), "{empty}");
-        let problem = Problem::new(&board, start, pegsol::Finish::AnyOne).unwrap();
+        let problem = Problem::new(&board, start.resize(), pegsol::Finish::AnyOne).unwrap();
         let ends = pegsol::ends(&problem, &pegsol::Limits::default()).unwrap();
         let mut found: Vec<String> = ends
             .holes

@@ -96,13 +96,13 @@ fn problem() -> impl Strategy<Value = (Lattice, usize, Vec<u64>, u8)> {
 
 /// Solves with the library and checks against brute force; returns the brute-force answer.
 fn check(board: &Board, start: Bits, finish: Finish) -> Option<bool> {
-    let problem = Problem::new(board, start, finish).ok()?;
+    let problem = Problem::new(board, start.resize(), finish).ok()?;
     let expected = brute_force(board, start, finish);
     let report = pegsol::solve(&problem, &Limits::default()).unwrap();
     match report.outcome {
         Outcome::Solved { jumps, finish: end } => {
             assert!(expected, "solver found a line brute force could not");
-            assert_eq!(replay(board, start, &jumps).unwrap(), end);
+            assert_eq!(replay(board, start, &jumps).unwrap(), end.resize());
             match finish {
                 Finish::Holes(f) => assert_eq!(end, f),
                 Finish::AnyOne => assert_eq!(end.count(), 1),
@@ -159,13 +159,13 @@ proptest! {
         // Boards of up to 20 holes: levels wider than the first beam widths, so that the beam
         // cuts, retries wider, and claims impossibility only once no level was cut.
         let (board, start, finish) = build(lat, n, &choices, kind);
-        let Ok(problem) = Problem::new(&board, start, finish) else { return Ok(()); };
+        let Ok(problem) = Problem::new(&board, start.resize(), finish) else { return Ok(()); };
         let options = SolveOptions { engines: Engines::Guided, ..SolveOptions::default() };
         let expected = brute_force(&board, start, finish);
         match pegsol::solve_with(&problem, &Limits::default(), &options, &|_| {}).unwrap().outcome {
             Outcome::Solved { jumps, finish: end } => {
                 prop_assert!(expected);
-                prop_assert_eq!(replay(&board, start, &jumps).unwrap(), end);
+                prop_assert_eq!(replay(&board, start, &jumps).unwrap(), end.resize());
             }
             Outcome::Impossible(_) => prop_assert!(!expected, "guided search refuted a solvable problem"),
             Outcome::Undecided(b) => prop_assert!(false, "undecided ({}) on a small board", b),
@@ -175,12 +175,12 @@ proptest! {
     #[test]
     fn symmetric_problems_agree((lat, n, choices, kind) in problem()) {
         let (board, start, _) = build(lat, n, &choices, kind);
-        let Ok(problem) = Problem::new(&board, start, Finish::AnyOne) else { return Ok(()); };
+        let Ok(problem) = Problem::new(&board, start.resize(), Finish::AnyOne) else { return Ok(()); };
         let solved = |p: &Problem| matches!(pegsol::solve(p, &Limits::default()).unwrap().outcome, Outcome::Solved { .. });
         let base = solved(&problem);
         let sym = board.symmetries();
         for g in 1..sym.len() {
-            let image = Problem::new(&board, sym.apply(g, start), Finish::AnyOne).unwrap();
+            let image = Problem::new(&board, sym.apply(g, start.resize()), Finish::AnyOne).unwrap();
             prop_assert_eq!(solved(&image), base);
         }
     }
@@ -190,7 +190,7 @@ proptest! {
         // Whenever the solver cites the class, brute force agrees, and the class is jump-invariant.
         let (board, start, _) = build(lat, n, &choices, kind);
         let target = pegsol::Hole::new((choices[1] % board.hole_count() as u64) as usize).unwrap().bit();
-        let Ok(problem) = Problem::new(&board, start, Finish::Holes(target)) else { return Ok(()); };
+        let Ok(problem) = Problem::new(&board, start.resize(), Finish::Holes(target)) else { return Ok(()); };
         if pegsol::solve(&problem, &Limits::default()).unwrap().outcome == Outcome::Impossible(Reason::Class) {
             prop_assert!(!brute_force(&board, start, Finish::Holes(target)));
         }

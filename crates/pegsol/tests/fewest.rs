@@ -29,7 +29,7 @@ fn checked_optimum(
     finish: Finish,
     method: fn(&Problem, &Limits) -> pegsol::Result<pegsol::fewest::MovesReport>,
 ) -> (Option<u32>, u64) {
-    let problem = Problem::new(board, start, finish).unwrap();
+    let problem = Problem::new(board, start.resize(), finish).unwrap();
     let report = method(&problem, &Limits::default()).unwrap();
     let searched = report.winning_classes;
     let moves = match report.outcome {
@@ -59,8 +59,7 @@ fn triangles_of_side_4_to_6_match_a127500() {
         let board = Board::builtin(&format!("triangle:{side}")).unwrap();
         // The minimum over every single vacancy, ending with one peg anywhere.
         let best = board
-            .holes()
-            .iter()
+            .each_hole()
             .filter_map(|h| optimum(&board, board.holes().without(h), Finish::AnyOne))
             .min();
         assert_eq!(

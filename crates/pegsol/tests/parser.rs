@@ -24,7 +24,7 @@ proptest! {
         let text = rows.join("\n");
         match Board::parse("p", &text) {
             Ok(b) => {
-                let start = b.start().unwrap();
+                let start: pegsol::Bits = b.start().unwrap();
                 let again = Board::parse("p", &b.to_picture(start)).unwrap();
                 prop_assert_eq!(again.hole_count(), b.hole_count());
                 prop_assert_eq!(again.start(), Some(start));
@@ -38,7 +38,7 @@ proptest! {
     fn labels_and_names_never_panic(name in "\\PC{0,30}") {
         let _ = Board::builtin(&name);
         let b = Board::builtin("english").unwrap();
-        let _ = b.hole_set(&name);
+        let _ = b.hole_set::<u64>(&name);
         let _ = pegsol::notation::parse_jumps(&b, &name);
     }
 }
@@ -64,7 +64,7 @@ fn mutated_pictures_for_a_fixed_time() {
         .iter()
         .map(|n| {
             let b = Board::builtin(n).unwrap();
-            b.to_picture(b.start().unwrap())
+            b.to_picture(b.start::<u64>().unwrap())
         })
         .collect();
     seeds.push(format!(
@@ -118,14 +118,14 @@ fn mutated_pictures_for_a_fixed_time() {
         match Board::parse("fuzz", &text) {
             Ok(b) => {
                 accepted += 1;
-                assert!((1..=64).contains(&b.hole_count()));
-                let start = b.start().unwrap();
+                assert!((1..=256).contains(&b.hole_count()));
+                let start: pegsol::Pegs = b.start().unwrap();
                 let again = Board::parse("again", &b.to_picture(start)).unwrap();
                 assert_eq!(again.jumps(), b.jumps(), "{text:?}");
                 assert_eq!(again.start(), Some(start));
                 assert_eq!(again.lattice(), b.lattice());
                 assert!(b.draw(start).lines().count() <= 3 * b.hole_count() + 1);
-                for h in b.holes() {
+                for h in b.each_hole() {
                     assert_eq!(b.hole(&b.label(h)).unwrap(), h);
                 }
             }

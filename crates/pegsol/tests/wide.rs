@@ -5,8 +5,8 @@
 use std::collections::{BTreeSet, HashSet};
 
 use pegsol::{
-    refute_wide, replay_wide, solve_wide, Hole, Lattice, Shape, WideBoard, WideCertificate,
-    WideFinish, WideLimits, WideOutcome, WidePegs,
+    refute_wide, replay, solve_wide, Board, Hole, Lattice, Pegs, Shape, WideCertificate,
+    WideFinish, WideLimits, WideOutcome,
 };
 use proptest::prelude::*;
 
@@ -84,12 +84,12 @@ fn grow(lattice: Lattice, n: usize, picks: &[u64]) -> (String, Vec<Cell>) {
 /// The invariant behind a proof, checked by coordinates alone: every set meets every jump in
 /// 0 or 2 holes, or the weights satisfy `w(from) + w(over) >= w(to)` for every jump.
 fn sound_by_coordinates(
-    board: &WideBoard,
+    board: &Board,
     cells: &HashSet<Cell>,
     lat: Lattice,
     proof: &WideCertificate,
 ) -> bool {
-    let index = |c: &Cell| board.hole_at(c.0, c.1).unwrap();
+    let index = |c: &Cell| board.hole_at(c.0, c.1).unwrap().index();
     let jumps = cells.iter().flat_map(|&(r, c)| {
         lat.directions().iter().filter_map(move |&(dr, dc)| {
             let over = (r + i64::from(dr), c + i64::from(dc));
@@ -132,7 +132,7 @@ proptest! {
         kind in 0u8..3,
     ) {
         let (text, cells) = grow(lat, n, &picks);
-        let board = WideBoard::from_shape(&Shape::parse("random", &text).unwrap()).unwrap();
+        let board = Board::from_shape(&Shape::parse("random", &text).unwrap()).unwrap();
         prop_assert_eq!(board.hole_count(), n);
         // A few pegs close together (the first cells of a walk from a random cell), so that
         // jumps are possible.
@@ -141,12 +141,12 @@ proptest! {
         near.sort_by_key(|&(r, c)| ((r - centre.0).abs() + (c - centre.1).abs(), (r * 7 + c * 13 + seed as i64) % 5));
         let start_cells: BTreeSet<Cell> = near.iter().take(pegs).copied().collect();
         let hole = |&(r, c): &Cell| board.hole_at(r, c).unwrap();
-        let start = start_cells.iter().fold(WidePegs::EMPTY, |s, c| s.with(Hole::at(hole(c))));
+        let start = start_cells.iter().fold(Pegs::EMPTY, |s, c| s.with(Hole::at(hole(c).index())));
         let target_cell = near[((seed >> 16) % (pegs as u64 + 4)) as usize];
         let (finish, count) = match kind {
             0 => (WideFinish::Pegs(1), 1),
             1 => (WideFinish::Pegs(2), 2),
-            _ => (WideFinish::Exactly(WidePegs::EMPTY.with(Hole::at(hole(&target_cell)))), 1),
+            _ => (WideFinish::Exactly(Pegs::EMPTY.with(Hole::at(hole(&target_cell).index()))), 1),
         };
         let taken: HashSet<Cell> = cells.iter().copied().collect();
         let wanted = |p: &BTreeSet<Cell>| match &finish {
@@ -163,7 +163,7 @@ proptest! {
         match report.outcome {
             WideOutcome::Solved { jumps, finish: end } => {
                 prop_assert!(expected, "solved what brute force refutes");
-                let replayed = replay_wide(&board, start, &jumps).unwrap();
+                let replayed = replay(&board, start, &jumps).unwrap();
                 prop_assert_eq!(replayed, end);
                 prop_assert_eq!(end.count() as usize, count);
                 if let WideFinish::Exactly(f) = finish {
@@ -172,6 +172,23 @@ proptest! {
             }
             WideOutcome::Impossible(_) => prop_assert!(!expected, "refuted what brute force solves"),
             WideOutcome::Undecided(_) => prop_assert!(false, "undecided on {} pegs", pegs),
+        }
+        // The one solver, lifted past one word, on the same problem.
+        let goal = match &finish {
+            WideFinish::Pegs(k) => pegsol::Finish::Pegs(*k as u32),
+            WideFinish::Exactly(f) => pegsol::Finish::Holes(*f),
+        };
+        let problem = pegsol::Problem::new(&board, start, goal).unwrap();
+        match pegsol::solve(&problem, &pegsol::Limits::default()).unwrap().outcome {
+            pegsol::Outcome::Solved { jumps, finish: end } => {
+                prop_assert!(expected, "the one solver solved what brute force refutes");
+                prop_assert_eq!(replay(&board, start, &jumps).unwrap(), end);
+                prop_assert_eq!(end.count() as usize, count);
+            }
+            pegsol::Outcome::Impossible(_) => {
+                prop_assert!(!expected, "the one solver refuted what brute force solves");
+            }
+            pegsol::Outcome::Undecided(_) => prop_assert!(false, "undecided on {} pegs", pegs),
         }
     }
 }
@@ -195,7 +212,7 @@ fn refutations_agree_with_brute_force() {
         let n = 65 + (next() % 36) as usize;
         let picks: Vec<u64> = (0..8).map(|_| next()).collect();
         let (text, cells) = grow(lat, n, &picks);
-        let board = WideBoard::from_shape(&Shape::parse("random", &text).unwrap()).unwrap();
+        let board = Board::from_shape(&Shape::parse("random", &text).unwrap()).unwrap();
         let centre = cells[(next() % n as u64) as usize];
         let mut near = cells.clone();
         near.sort_by_key(|&(r, c)| (r - centre.0).abs() + (c - centre.1).abs());
@@ -204,9 +221,9 @@ fn refutations_agree_with_brute_force() {
         let hole = |&(r, c): &Cell| board.hole_at(r, c).unwrap();
         let start = start_cells
             .iter()
-            .fold(WidePegs::EMPTY, |s, c| s.with(Hole::at(hole(c))));
+            .fold(Pegs::EMPTY, |s, c| s.with(Hole::at(hole(c).index())));
         let target = cells[(next() % n as u64) as usize];
-        let finish = WideFinish::Exactly(WidePegs::single(Hole::at(hole(&target))));
+        let finish = WideFinish::Exactly(Pegs::single(Hole::at(hole(&target).index())));
         let taken: HashSet<Cell> = cells.iter().copied().collect();
         let wanted = |p: &BTreeSet<Cell>| p.len() == 1 && p.contains(&target);
         let solvable = brute_force(
@@ -245,13 +262,15 @@ fn refutations_agree_with_brute_force() {
 fn a_66_hole_triangle_and_the_9x9_square_come_down_to_one_peg() {
     for (name, empty, finish) in [
         ("triangle:11", "a1", WideFinish::Pegs(1)),
-        ("rect:9x9", "e5", WideFinish::Exactly(WidePegs::EMPTY)),
+        ("rect:9x9", "e5", WideFinish::Exactly(Pegs::EMPTY)),
     ] {
-        let board = WideBoard::builtin(name).unwrap();
+        let board = Board::builtin(name).unwrap();
         let vacancy = board.hole(empty).unwrap();
-        let start = board.holes().without(Hole::at(vacancy));
+        let start = board.holes().without(Hole::at(vacancy.index()));
         let finish = match finish {
-            WideFinish::Exactly(_) => WideFinish::Exactly(WidePegs::EMPTY.with(Hole::at(vacancy))),
+            WideFinish::Exactly(_) => {
+                WideFinish::Exactly(Pegs::EMPTY.with(Hole::at(vacancy.index())))
+            }
             f => f,
         };
         let report = solve_wide(&board, start, &finish, &WideLimits::default()).unwrap();
@@ -259,7 +278,7 @@ fn a_66_hole_triangle_and_the_9x9_square_come_down_to_one_peg() {
             panic!("{name}: {:?}", report.outcome)
         };
         assert_eq!(jumps.len(), board.hole_count() - 2, "{name}");
-        assert_eq!(replay_wide(&board, start, &jumps).unwrap(), end, "{name}");
+        assert_eq!(replay(&board, start, &jumps).unwrap(), end, "{name}");
         assert_eq!(end.count(), 1, "{name}");
     }
 }
@@ -268,10 +287,13 @@ fn a_66_hole_triangle_and_the_9x9_square_come_down_to_one_peg() {
 fn the_class_test_refutes_at_once_on_256_holes() {
     // On the 16x16 square the corner vacancy's class holds no single peg at the corner's
     // neighbour b1 (a jump keeps the class; b1 and a1 differ in it).
-    let board = WideBoard::builtin("rect:16x16").unwrap();
+    let board = Board::builtin("rect:16x16").unwrap();
     assert_eq!(board.words(), 4);
-    let start = board.holes().without(Hole::at(board.hole("a1").unwrap()));
-    let finish = WideFinish::Exactly(WidePegs::EMPTY.with(Hole::at(board.hole("b1").unwrap())));
+    let start = board
+        .holes()
+        .without(Hole::at((board.hole("a1").unwrap()).index()));
+    let finish =
+        WideFinish::Exactly(Pegs::EMPTY.with(Hole::at((board.hole("b1").unwrap()).index())));
     let report = solve_wide(&board, start, &finish, &WideLimits::default()).unwrap();
     assert_eq!(
         report.outcome,
@@ -417,25 +439,25 @@ fn fewest_by_coordinates(
 /// Checks the wide count and the wide fewest moves of one problem against the coordinate
 /// versions.
 fn check_count_and_moves(
-    board: &WideBoard,
+    board: &Board,
     dirs: &[(i32, i32)],
     start_cells: &BTreeSet<Cell>,
     finish: &WideFinish,
 ) -> Result<(), TestCaseError> {
     let cells: HashSet<Cell> = (0..board.hole_count())
         .map(|h| {
-            let (r, c) = board.coords(h);
+            let (r, c) = board.coords(Hole::at(h));
             (r as i64, c as i64)
         })
         .collect();
     let cell = |h: usize| {
-        let (r, c) = board.coords(h);
+        let (r, c) = board.coords(Hole::at(h));
         (r as i64, c as i64)
     };
     let hole = |&(r, c): &Cell| board.hole_at(r, c).unwrap();
     let start = start_cells
         .iter()
-        .fold(WidePegs::EMPTY, |s, c| s.with(Hole::at(hole(c))));
+        .fold(Pegs::EMPTY, |s, c| s.with(Hole::at(hole(c).index())));
     let wanted = |p: &BTreeSet<Cell>| match finish {
         WideFinish::Pegs(k) => p.len() == *k,
         WideFinish::Exactly(f) => {
@@ -495,7 +517,7 @@ fn check_count_and_moves(
     match r.outcome {
         pegsol::WideMovesOutcome::Optimal(s) => {
             prop_assert_eq!(Some(s.moves), best);
-            let end = replay_wide(board, start, &s.jumps).unwrap();
+            let end = replay(board, start, &s.jumps).unwrap();
             prop_assert!(wanted(&end.iter().map(|h| cell(h.index())).collect()));
         }
         pegsol::WideMovesOutcome::Impossible => prop_assert_eq!(best, None),
@@ -518,7 +540,7 @@ proptest! {
         any_two in any::<bool>(),
     ) {
         let (text, cells) = grow(lat, n, &picks);
-        let board = WideBoard::from_shape(&Shape::parse("random", &text).unwrap()).unwrap();
+        let board = Board::from_shape(&Shape::parse("random", &text).unwrap()).unwrap();
         let centre = cells[(seed % n as u64) as usize];
         let mut near = cells.clone();
         near.sort_by_key(|&(r, c)| ((r - centre.0).abs() + (c - centre.1).abs(), (r * 7 + c * 13 + seed as i64) % 5));
@@ -536,36 +558,36 @@ proptest! {
         picks in 1usize..=2,
         exact in any::<bool>(),
     ) {
-        let board = WideBoard::builtin(name).unwrap();
+        let board = Board::builtin(name).unwrap();
         let n = board.hole_count();
         let (rows, cols) = (0..n).fold((0, 0), |(r, c), h| {
-            let (a, b) = board.coords(h);
+            let (a, b) = board.coords(Hole::at(h));
             (r.max(a), c.max(b))
         });
         // Holes near the middle, and their images under every symmetry.
         let mut middle: Vec<usize> = (0..n).collect();
         middle.sort_by_key(|&h| {
-            let (r, c) = board.coords(h);
+            let (r, c) = board.coords(Hole::at(h));
             ((2 * r).abs_diff(rows) + (2 * c).abs_diff(cols), (h as u64 ^ seed) % 7)
         });
-        let mut start = WidePegs::EMPTY;
+        let mut start = Pegs::EMPTY;
         for k in 0..picks {
             let h = middle[((seed >> (8 * k)) % 10) as usize];
-            for g in 0..board.symmetry_count() {
-                start = start.union(board.apply_symmetry(g, WidePegs::EMPTY.with(Hole::at(h))));
+            for g in 0..board.symmetries().len() {
+                start = start.union(board.symmetries().apply(g, Pegs::EMPTY.with(Hole::at(h))));
             }
         }
         let start_cells: BTreeSet<Cell> = start
             .iter()
             .map(|h| {
-                let (r, c) = board.coords(h.index());
+                let (r, c) = board.coords(Hole::at(h.index()));
                 (r as i64, c as i64)
             })
             .collect();
         // An exact finish kept by the group: the middle hole where there is one.
         let centre = middle[0];
         let finish = if exact && start.count() > 1 {
-            WideFinish::Exactly(WidePegs::EMPTY.with(Hole::at(centre)))
+            WideFinish::Exactly(Pegs::EMPTY.with(Hole::at(centre)))
         } else {
             WideFinish::Pegs(1)
         };
@@ -590,7 +612,7 @@ fn the_basic_game_lines_of_triangles_11_and_12_replay_in_their_moves() {
                 .unwrap()
                 .to_string()
         };
-        let board = WideBoard::builtin(&field("board")).unwrap();
+        let board = Board::builtin(&field("board")).unwrap();
         let stated: usize = field("moves").parse().unwrap();
         let moves: Vec<&str> = text
             .lines()
@@ -633,9 +655,9 @@ fn the_basic_game_lines_of_triangles_11_and_12_replay_in_their_moves() {
         assert_eq!(*pegs.iter().next().unwrap(), cell(&field("final")));
         // And by the library's checker, from the same start.
         let start = board
-            .holes()
-            .without(Hole::at(board.hole(&field("empty")).unwrap()));
-        assert_eq!(replay_wide(&board, start, &jumps).unwrap().count(), 1);
+            .holes::<[u64; 4]>()
+            .without(board.hole(&field("empty")).unwrap());
+        assert_eq!(replay(&board, start, &jumps).unwrap().count(), 1);
         assert_eq!(pegsol::wide_move_count(&jumps) as usize, stated);
     }
 }

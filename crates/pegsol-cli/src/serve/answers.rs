@@ -21,8 +21,7 @@ pub(super) fn geometry(p: &Problem) -> BoardAnswer {
         rows,
         cols,
         holes: b
-            .holes()
-            .iter()
+            .each_hole()
             .map(|h| {
                 let (row, col) = b.coords(h);
                 let (x, y) = crate::svg::place(b, h);
@@ -40,7 +39,7 @@ pub(super) fn geometry(p: &Problem) -> BoardAnswer {
             .iter()
             .map(|j| [b.label(j.from()), b.label(j.over()), b.label(j.to())])
             .collect(),
-        empty: b.labels(b.holes().minus(p.start())),
+        empty: b.labels(b.holes::<[u64; 4]>().minus(p.start())),
         finish: FinishView::of(b, p.finish()),
     }
 }
@@ -73,7 +72,7 @@ pub(super) fn answer(
             ))
         }
         Kind::Ends => {
-            if problem.start().is_empty() {
+            if problem.start::<[u64; 4]>().is_empty() {
                 anyhow::bail!("the start has no pegs; leave at least one hole filled");
             }
             // The budget is for the whole request; ends solves one problem per hole.
@@ -105,7 +104,7 @@ pub(super) fn answer(
             let exact = sets.iter().find(|set| {
                 let game = set.problem();
                 game.board().name() == problem.board().name()
-                    && game.board().holes() == problem.board().holes()
+                    && game.board().holes::<[u64; 4]>() == problem.board().holes()
                     && game.start() == r.origin
                     && game.finish() == problem.finish()
             });

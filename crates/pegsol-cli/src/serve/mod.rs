@@ -364,15 +364,12 @@ async fn api(State(shared): State<Arc<Shared>>, request: Request, kind: Kind) ->
         Ok(b) => b,
         Err(response) => return response,
     };
-    let parsed = match parse_request(&body) {
+    let parsed = match parse_request(&body, kind) {
         Ok(r) => r,
         Err(e) => return bad(e),
     };
-    if kind == Kind::Board {
-        return match &parsed {
-            Asked::Narrow(p) => Json(geometry(&p.problem)).into_response(),
-            Asked::Wide(w) => Json(wide::geometry(w)).into_response(),
-        };
+    if let (Kind::Board, Asked::Narrow(p)) = (kind, &parsed) {
+        return Json(geometry(&p.problem)).into_response();
     }
     let received = Instant::now();
     let cancel = CancelOnDrop(Arc::new(AtomicBool::new(false)));
@@ -435,7 +432,7 @@ async fn lane_run(
         let sets = shared.winning.read().map(|v| v.clone()).unwrap_or_default();
         let answer = lane.pool.install(|| match &*parsed {
             Asked::Narrow(p) => answer(kind, p, budget, cancel, &sets),
-            Asked::Wide(w) => wide::answer(kind, w, budget, &cancel),
+            Asked::Wide(w) => wide::check(w, budget, &cancel),
         });
         if slow {
             // A slow-lane run may have held hundreds of megabytes: give the free part back.

@@ -1,7 +1,7 @@
 //! A request body read and checked: the board, its start, the jumps played, the finish.
 
 use anyhow::Result;
-use pegsol::{notation, Bits, Board, Problem};
+use pegsol::{notation, Board, Pegs, Problem};
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -39,7 +39,7 @@ pub(super) struct Parsed {
     pub(super) timeout: Option<f64>,
     /// The start the game was played from, when the position is given as a start and the
     /// jumps played from it (`"jumps"`); the position itself otherwise.
-    pub(super) origin: Bits,
+    pub(super) origin: Pegs,
 }
 
 /// A request body as sent. Unknown fields are refused, by name: a misspelt `"emtpy"` must
@@ -78,7 +78,7 @@ pub(super) fn labels(v: &Value, what: &str) -> Result<String, String> {
 }
 
 /// Reads and checks a request body. Never panics, whatever the bytes (a fuzz test says so).
-pub(super) fn parse_request(body: &[u8]) -> Result<Request, String> {
+pub(super) fn parse_request(body: &[u8], kind: Kind) -> Result<Request, String> {
     const EXAMPLE: &str = r#"{"board": "english", "empty": ["d4"], "finish": "d4"}"#;
     let value: Value = serde_json::from_slice(body)
         .map_err(|e| format!("the body is not JSON ({e}); send an object like {EXAMPLE}"))?;
@@ -118,14 +118,12 @@ pub(super) fn parse_request(body: &[u8]) -> Result<Request, String> {
         }
         (e, _) => format!("board: {e}"),
     })?;
-    let board = match Board::from_shape(&shape) {
-        Ok(board) => board,
-        Err(pegsol::Error::NeedsWide { .. }) => {
-            let board = pegsol::WideBoard::from_shape(&shape).map_err(|e| format!("board: {e}"))?;
-            return super::wide::parse(&body, board).map(|w| Request::Wide(Box::new(w)));
-        }
-        Err(e) => return Err(format!("board: {e}")),
-    };
+    let board = Board::from_shape(&shape).map_err(|e| format!("board: {e}"))?;
+    // The one solver takes every board; the checks past 64 holes are the wide engines' so
+    // far (their class and pagoda proofs).
+    if !board.fits::<u64>() && kind == Kind::Check {
+        return super::wide::parse(&body, board).map(|w| Request::Wide(Box::new(w)));
+    }
     let start = match &body.empty {
         None | Some(Value::Null) => board
             .start()
@@ -133,7 +131,7 @@ pub(super) fn parse_request(body: &[u8]) -> Result<Request, String> {
         Some(v) => {
             let list = labels(v, "empty")?;
             let empty = if list.trim().is_empty() {
-                Bits::EMPTY
+                Pegs::EMPTY
             } else {
                 board.hole_set(&list).map_err(|e| format!("empty: {e}"))?
             };
@@ -176,7 +174,11 @@ mod tests {
 
     #[test]
     fn request_errors_name_what_is_wrong() {
-        let err = |body: &str| parse_request(body.as_bytes()).err().unwrap_or_default();
+        let err = |body: &str| {
+            parse_request(body.as_bytes(), Kind::Solve)
+                .err()
+                .unwrap_or_default()
+        };
         assert!(err(r#"{"board":"english","emtpy":["d4"]}"#).contains("unknown field `emtpy`"));
         assert!(err(r#"{"emtpy":1}"#).contains("emtpy"));
         assert!(err(r#"{"empty":[]}"#).contains("\"board\" is missing"));
@@ -185,7 +187,7 @@ mod tests {
         assert!(err(r#"{"board":"english","timeout":"x"}"#).contains("invalid type"));
         assert!(err("not json").contains("not JSON"));
         assert!(err(r#"{"board":"english","empty":"d4,d4"}"#).contains("named twice"));
-        let big = parse_request(br#"{"board":"english","timeout":1e300}"#).unwrap();
+        let big = parse_request(br#"{"board":"english","timeout":1e300}"#, Kind::Solve).unwrap();
         assert_eq!(big.timeout(), Some(1e300));
     }
 
@@ -254,7 +256,7 @@ mod tests {
                 bytes = (0..next() % 200).map(|_| next() as u8).collect();
             }
             bodies += 1;
-            match parse_request(&bytes) {
+            match parse_request(&bytes, Kind::Check) {
                 Ok(Request::Narrow(r)) => {
                     accepted += 1;
                     assert!(r.problem.from_start(r.problem.start()).is_ok());

@@ -16,7 +16,7 @@ mod position;
 use std::path::Path;
 
 use anyhow::{bail, Context, Result};
-use pegsol::WideBoard;
+use pegsol::Board;
 use serde_json::json;
 
 use crate::common::{print_json, read_capped, IMPOSSIBLE};
@@ -35,7 +35,7 @@ pub(crate) fn run(path: &Path, json_out: bool) -> Result<u8> {
         .map_err(|_| anyhow::anyhow!("the certificate {} is not UTF-8 text", path.display()))?;
     let (file, kind) = File::read(&text)
         .with_context(|| format!("{} is not a pegsol certificate", path.display()))?;
-    let board = WideBoard::parse("certificate", &file.board).context("the certificate's board")?;
+    let board = Board::parse("certificate", &file.board).context("the certificate's board")?;
     let n = board.hole_count();
     if file.holes.len() != n {
         bail!(
@@ -106,7 +106,7 @@ fn weights(list: &[Vec<i64>], n: usize) -> Result<Vec<Vec<i128>>> {
 fn check<const W: usize>(
     file: File,
     kind: Kind,
-    board: &WideBoard,
+    board: &Board,
     file_len: usize,
 ) -> Result<Verdict> {
     let n = board.hole_count();
@@ -114,7 +114,7 @@ fn check<const W: usize>(
     let dirs = steps(lattice).with_context(|| format!("unknown lattice {lattice}"))?;
     let coords: Vec<(i64, i64)> = (0..n)
         .map(|h| {
-            let (r, c) = board.coords(h);
+            let (r, c) = board.coords(pegsol::Hole::at(h));
             (r as i64, c as i64)
         })
         .collect();

@@ -8,8 +8,7 @@ use std::sync::atomic::AtomicBool;
 
 use anyhow::{bail, Result};
 use pegsol::{
-    refute_wide, Hole, Pagoda, WideBoard, WideCertificate, WideFinish, WideLimits, WideOutcome,
-    WidePegs,
+    refute_wide, Board, Hole, Pagoda, Pegs, WideCertificate, WideFinish, WideLimits, WideOutcome,
 };
 use serde::Serialize;
 use serde_json::Value;
@@ -40,8 +39,8 @@ pub(crate) struct WideCheckAnswer {
 
 /// [`refute_wide`], rechecked: a proof that fails its own recheck is an error, not an answer.
 pub(crate) fn proof(
-    board: &WideBoard,
-    start: WidePegs,
+    board: &Board,
+    start: Pegs,
     finish: &WideFinish,
 ) -> Result<Option<WideCertificate>> {
     let proof = refute_wide(board, start, finish);
@@ -55,7 +54,7 @@ pub(crate) fn proof(
 }
 
 /// A wide proof in the 64-hole answer's shape (the web page draws either).
-pub(crate) fn proof_view(board: &WideBoard, c: &WideCertificate) -> ProofView {
+pub(crate) fn proof_view(board: &Board, c: &WideCertificate) -> ProofView {
     match c {
         WideCertificate::Class {
             sets,
@@ -92,10 +91,10 @@ pub(crate) fn proof_view(board: &WideBoard, c: &WideCertificate) -> ProofView {
 }
 
 /// The weights by hole label, over `den`.
-fn weights_json(board: &WideBoard, p: &Pagoda, den: i64) -> Value {
+fn weights_json(board: &Board, p: &Pagoda, den: i64) -> Value {
     Value::Object(
         (0..board.hole_count())
-            .map(|h| (board.label(h), fraction(p.weights()[h], den)))
+            .map(|h| (board.label(Hole::at(h)), fraction(p.weights()[h], den)))
             .collect(),
     )
 }
@@ -112,8 +111,8 @@ pub(crate) struct Decided {
 
 /// The class or pagoda proof, or else the wide solver's answer within `limits`.
 pub(crate) fn decide(
-    board: &WideBoard,
-    start: WidePegs,
+    board: &Board,
+    start: Pegs,
     finish: &WideFinish,
     limits: &WideLimits,
     stop: &AtomicBool,
@@ -175,7 +174,7 @@ pub(crate) fn decide(
 
 /// `check` on a wide board.
 pub(crate) fn run(
-    board: &WideBoard,
+    board: &Board,
     setup: &Setup,
     finish: Option<&str>,
     pagoda: Option<&str>,
@@ -247,7 +246,7 @@ pub(crate) fn run(
 }
 
 /// A proof in words and pictures.
-fn explain(board: &WideBoard, c: &WideCertificate) {
+fn explain(board: &Board, c: &WideCertificate) {
     match c {
         WideCertificate::Class {
             sets,
@@ -263,7 +262,11 @@ fn explain(board: &WideBoard, c: &WideCertificate) {
                 println!("set {i}: the start has {count} pegs on it ({parity})");
                 print!(
                     "{}",
-                    board.draw_marks(|h| if s.contains(Hole::at(h)) { '1' } else { '0' })
+                    board.draw_with(|h| if s.contains(Hole::at(h.index())) {
+                        '1'
+                    } else {
+                        '0'
+                    })
                 );
             }
             let shown = finishes.len().min(40);
@@ -284,7 +287,10 @@ fn explain(board: &WideBoard, c: &WideCertificate) {
         } => {
             println!("refuted by a pagoda function.");
             println!("Weights w with w(from) + w(over) >= w(to) for every jump, so the total weight of the pegs never rises:");
-            print!("{}", board.draw_cells(|h| pagoda.weights()[h].to_string()));
+            print!(
+                "{}",
+                board.draw_cells(|h| pagoda.weights()[h.index()].to_string())
+            );
             println!("start total {start_total} < finish total {finish_total}");
         }
     }
@@ -293,35 +299,32 @@ fn explain(board: &WideBoard, c: &WideCertificate) {
 /// `--pagoda FILE` on a wide board: checks the user's weights and whether they refute the
 /// problem.
 fn own_weights(
-    board: &WideBoard,
-    start: WidePegs,
+    board: &Board,
+    start: Pegs,
     finish: &WideFinish,
     path: &str,
     json: bool,
 ) -> Result<u8> {
     let n = board.hole_count();
-    let hole_rows: Vec<usize> = (0..n).map(|h| board.coords(h).0).collect();
+    let hole_rows: Vec<usize> = (0..n).map(|h| board.coords(Hole::at(h)).0).collect();
     let rows = hole_rows.iter().max().map_or(0, |r| r + 1);
     let (weights, den) = read_weight_grid(path, rows, &hole_rows)?;
-    if let Some(j) = Pagoda::broken_wide_jump_of(board, &weights) {
+    if let Some(j) = Pagoda::broken_jump_of(board, &weights) {
         let text = |h: usize| fraction_text(weights[h], den);
         bail!(
             "not a pagoda function: jump {} breaks it: w({}) + w({}) = {} + {} is less than w({}) = {}",
-            board.jump_text(j),
+            pegsol::notation::jump_text(board, j),
             board.label(j.from()),
             board.label(j.over()),
-            text(j.from()),
-            text(j.over()),
+            text(j.from().index()),
+            text(j.over().index()),
             board.label(j.to()),
-            text(j.to())
+            text(j.to().index())
         );
     }
-    let p = Pagoda::of_wide(board, weights)
+    let p = Pagoda::new(board, weights)
         .ok_or_else(|| anyhow::anyhow!("{path}: the weights are too large"))?;
-    let totals = [
-        p.total_wide(start),
-        p.floor_wide(board, finish).unwrap_or(0),
-    ];
+    let totals = [p.total(start), p.floor_wide(board, finish).unwrap_or(0)];
     let grid = weights_json(board, &p, den);
     Ok(own_report(&grid, board.jumps().len(), totals, den, json))
 }

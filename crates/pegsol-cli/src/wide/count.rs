@@ -2,7 +2,7 @@
 //! count is.
 
 use anyhow::{bail, Context, Result};
-use pegsol::WideBoard;
+use pegsol::Board;
 
 use super::{finish_view, start_and_finish, start_text};
 use crate::answer::ProblemView;
@@ -11,7 +11,7 @@ use crate::common::spinner;
 
 /// `count` on a wide board: the whole game, in memory or spilled to `--spill DIR`, on
 /// `--threads` threads.
-pub(crate) fn run(board: &WideBoard, a: &CountArgs) -> Result<u8> {
+pub(crate) fn run(board: &Board, a: &CountArgs) -> Result<u8> {
     let refused = [
         (a.pagoda, "--pagoda"),
         (a.solutions, "--solutions"),

@@ -3,7 +3,7 @@
 //! both alike.
 
 use anyhow::{bail, Context, Result};
-use pegsol::{Hole, Reason, WideBoard, WideFinish, WideJump, WideLimits, WideOutcome, WidePegs};
+use pegsol::{Board, Hole, Jump, Pegs, Reason, WideFinish, WideLimits, WideOutcome};
 use serde::Serialize;
 
 use crate::answer::{FinishView, Line};
@@ -40,7 +40,9 @@ pub(crate) fn dispatch(command: &Command) -> Result<Option<u8>> {
                 *json,
             )
             .map(Some),
-            Some(board) => solve(
+            // A certificate past 64 holes is a wide one (class or pagoda) so far; every other
+            // solve goes to the one solver, whatever the board's size.
+            Some(board) if certificate.is_some() => solve(
                 &board,
                 setup,
                 finish.as_deref(),
@@ -49,7 +51,7 @@ pub(crate) fn dispatch(command: &Command) -> Result<Option<u8>> {
                 *json,
             )
             .map(Some),
-            None => Ok(None),
+            _ => Ok(None),
         },
         Command::Check {
             setup,
@@ -141,13 +143,13 @@ pub(crate) fn dispatch(command: &Command) -> Result<Option<u8>> {
 }
 
 /// The start of a setup on a wide board: after the jumps of `--after`, if any.
-pub(super) fn start_of(board: &WideBoard, setup: &Setup) -> Result<WidePegs> {
+pub(super) fn start_of(board: &Board, setup: &Setup) -> Result<Pegs> {
     let game = game_start_of(board, setup)?;
     match &setup.after {
         None => Ok(game),
         Some(line) => {
             let jumps = parse_jumps(board, line).context("--after")?;
-            pegsol::replay_wide(board, game, &jumps).context("--after")
+            pegsol::replay(board, game, &jumps).context("--after")
         }
     }
 }
@@ -155,10 +157,10 @@ pub(super) fn start_of(board: &WideBoard, setup: &Setup) -> Result<WidePegs> {
 /// The start of a setup and its finish: by default the game's, from the start before the
 /// jumps of `--after`.
 pub(super) fn start_and_finish(
-    board: &WideBoard,
+    board: &Board,
     setup: &Setup,
     finish: Option<&str>,
-) -> Result<(WidePegs, WideFinish)> {
+) -> Result<(Pegs, WideFinish)> {
     let start = start_of(board, setup)?;
     let finish = match finish {
         None => finish_of(board, game_start_of(board, setup)?, None)?,
@@ -168,7 +170,7 @@ pub(super) fn start_and_finish(
 }
 
 /// The game's start on a wide board, before any `--after`.
-fn game_start_of(board: &WideBoard, setup: &Setup) -> Result<WidePegs> {
+fn game_start_of(board: &Board, setup: &Setup) -> Result<Pegs> {
     match &setup.empty {
         Some(list) => Ok(board
             .holes()
@@ -184,11 +186,7 @@ fn game_start_of(board: &WideBoard, setup: &Setup) -> Result<WidePegs> {
 
 /// A finish from the command line, as for the 64-hole commands: labels, `any` or `any:N`; by
 /// default the single vacancy, or any one peg.
-pub(crate) fn finish_of(
-    board: &WideBoard,
-    start: WidePegs,
-    finish: Option<&str>,
-) -> Result<WideFinish> {
+pub(crate) fn finish_of(board: &Board, start: Pegs, finish: Option<&str>) -> Result<WideFinish> {
     Ok(match finish.map(str::trim) {
         None => {
             let vacant = board.holes().minus(start);
@@ -205,7 +203,7 @@ pub(crate) fn finish_of(
     })
 }
 
-pub(crate) fn finish_view(board: &WideBoard, finish: &WideFinish) -> FinishView {
+pub(crate) fn finish_view(board: &Board, finish: &WideFinish) -> FinishView {
     match finish {
         WideFinish::Exactly(f) => FinishView::Holes(board.labels(*f)),
         WideFinish::Pegs(1) => FinishView::Anywhere("any".to_string()),
@@ -240,17 +238,17 @@ pub(crate) struct WideSolveAnswer {
 /// Writes a solution as an SVG strip of boards, one per move (after its replay).
 pub(super) fn write_strip(
     path: &std::path::Path,
-    board: &WideBoard,
-    start: WidePegs,
-    jumps: &[WideJump],
+    board: &Board,
+    start: Pegs,
+    jumps: &[Jump],
 ) -> Result<()> {
-    std::fs::write(path, crate::svg::strip_wide(board, start, jumps, 8))
+    std::fs::write(path, crate::svg::strip(board, start, jumps, 8))
         .with_context(|| format!("cannot write {}", path.display()))
 }
 
 /// `solve` on a wide board.
 pub(crate) fn solve(
-    board: &WideBoard,
+    board: &Board,
     setup: &Setup,
     finish: Option<&str>,
     budget: &BudgetArgs,
@@ -395,17 +393,17 @@ pub(crate) struct WideShowAnswer {
 }
 
 /// `show` on a wide board.
-pub(crate) fn show(board: &WideBoard, setup: &Setup, json: bool) -> Result<u8> {
+pub(crate) fn show(board: &Board, setup: &Setup, json: bool) -> Result<u8> {
     let start = start_of(board, setup)?;
     let answer = WideShowAnswer {
         board: board.name().to_string(),
         holes: board.hole_count(),
         lattice: board.lattice().name(),
-        labels: board.labels(board.holes()),
+        labels: board.labels(board.holes::<[u64; 4]>()),
         empty: board.labels(board.holes().minus(start)),
         jumps: board.jumps().len(),
-        symmetries: board.symmetry_count(),
-        classes: board.class_count().to_string(),
+        symmetries: board.symmetries().len(),
+        classes: board.classes().count().to_string(),
         words: board.words(),
         picture: board.draw(start),
     };
@@ -439,31 +437,18 @@ pub(crate) struct WideReplayAnswer {
 }
 
 /// Reads jumps or moves written `d2-d4` or `d2-d4-f4`, separated by spaces or commas.
-pub(crate) fn parse_jumps(board: &WideBoard, text: &str) -> Result<Vec<WideJump>> {
-    let mut jumps = Vec::new();
-    for token in text.split([' ', ',', '\n', '\t']).filter(|t| !t.is_empty()) {
-        let holes: Vec<usize> = token
-            .split('-')
-            .map(|l| board.hole(l))
-            .collect::<pegsol::Result<_>>()?;
-        if holes.len() < 2 {
-            bail!("bad jump {token:?}: write it as from-to, e.g. d2-d4");
-        }
-        for w in holes.windows(2) {
-            jumps.push(board.jump_between(w[0], w[1])?);
-        }
-    }
-    Ok(jumps)
+pub(crate) fn parse_jumps(board: &Board, text: &str) -> Result<Vec<Jump>> {
+    Ok(pegsol::notation::parse_jumps(board, text)?)
 }
 
 /// `replay` on a wide board.
-pub(crate) fn replay(board: &WideBoard, setup: &Setup, text: &str, json: bool) -> Result<u8> {
+pub(crate) fn replay(board: &Board, setup: &Setup, text: &str, json: bool) -> Result<u8> {
     let start = start_of(board, setup)?;
     let jumps = parse_jumps(board, text)?;
-    let end = pegsol::replay_wide(board, start, &jumps)?;
+    let end = pegsol::replay(board, start, &jumps)?;
     let answer = WideReplayAnswer {
         board: board.name().to_string(),
-        line: Line::of_wide(board, &jumps),
+        line: Line::of(board, &jumps),
         pegs: end.count(),
         last: board.labels(end),
     };
@@ -482,7 +467,7 @@ pub(crate) fn replay(board: &WideBoard, setup: &Setup, text: &str, json: bool) -
 }
 
 /// The start in words: its empty holes, or its pegs when they are fewer.
-pub(super) fn start_text(board: &WideBoard, start: WidePegs) -> String {
+pub(super) fn start_text(board: &Board, start: Pegs) -> String {
     let empty = board.holes().minus(start);
     if start.count() < empty.count() {
         format!("pegs: {}", board.labels(start).join(","))
@@ -504,14 +489,14 @@ pub(super) fn limits_of(budget: &BudgetArgs) -> Result<WideLimits> {
 /// on the position the solver reported, and that position must be a `finish`. `None` for
 /// an outcome that is not solved.
 pub(crate) fn checked_line(
-    board: &WideBoard,
-    start: WidePegs,
+    board: &Board,
+    start: Pegs,
     finish: &WideFinish,
     outcome: &WideOutcome,
 ) -> Result<Option<Line>> {
     match outcome {
         WideOutcome::Solved { jumps, finish: end } => {
-            let replayed = pegsol::replay_wide(board, start, jumps)
+            let replayed = pegsol::replay(board, start, jumps)
                 .context("internal error: a solution failed its replay")?;
             let reaches = match finish {
                 WideFinish::Exactly(f) => replayed == *f,
@@ -520,7 +505,7 @@ pub(crate) fn checked_line(
             if replayed != *end || !reaches {
                 return Err(pegsol::Error::Internal("a wide solution replays elsewhere").into());
             }
-            Ok(Some(Line::of_wide(board, jumps)))
+            Ok(Some(Line::of(board, jumps)))
         }
         _ => Ok(None),
     }
@@ -568,12 +553,7 @@ pub(crate) struct WideEndsAnswer {
 }
 
 /// `ends` on a wide board: every hole's fate as the last peg, one row per class of holes.
-pub(crate) fn ends(
-    board: &WideBoard,
-    setup: &Setup,
-    budget: &BudgetArgs,
-    json: bool,
-) -> Result<u8> {
+pub(crate) fn ends(board: &Board, setup: &Setup, budget: &BudgetArgs, json: bool) -> Result<u8> {
     let start = start_of(board, setup)?;
     let limits = limits_of(budget)?;
     let bar = spinner("finding the end holes");
@@ -590,11 +570,15 @@ pub(crate) fn ends(
     for e in &entries? {
         let line = checked_line(board, start, &WideFinish::Pegs(1), &e.outcome)?;
         if line.is_some() {
-            ends.extend(e.finish_class.iter().map(|&h| board.label(h)));
+            ends.extend(e.finish_class.iter().map(|&h| board.label(Hole::at(h))));
         }
         rows.push(WideEndView {
-            hole: board.label(e.finish.unwrap_or(0)),
-            like: e.finish_class.iter().map(|&h| board.label(h)).collect(),
+            hole: board.label(Hole::at(e.finish.unwrap_or(0))),
+            like: e
+                .finish_class
+                .iter()
+                .map(|&h| board.label(Hole::at(h)))
+                .collect(),
             status: status_text(&e.outcome),
             reason: reason_text(&e.outcome),
             line: line.unwrap_or_default(),
@@ -693,7 +677,7 @@ pub(crate) struct WideCatalogAnswer {
 }
 
 /// `catalog` on a wide board.
-fn catalog(board: &WideBoard, single: bool, limits: &WideLimits, json: bool) -> Result<u8> {
+fn catalog(board: &Board, single: bool, limits: &WideLimits, json: bool) -> Result<u8> {
     let began = std::time::Instant::now();
     let bar = spinner("cataloguing");
     let c = pegsol::catalog_wide(board, single, limits, &|done, total| {
@@ -714,11 +698,11 @@ fn catalog(board: &WideBoard, single: bool, limits: &WideLimits, json: bool) -> 
             _ => None,
         };
         problems.push(WideProblemView {
-            empty: vec![board.label(e.empty)],
+            empty: vec![board.label(Hole::at(e.empty))],
             finish: e
                 .finish
                 .map_or(FinishView::Anywhere("any".to_string()), |f| {
-                    FinishView::Holes(vec![board.label(f)])
+                    FinishView::Holes(vec![board.label(Hole::at(f))])
                 }),
             equivalent: e.equivalent,
             status: status_text(&e.outcome),
@@ -734,13 +718,17 @@ fn catalog(board: &WideBoard, single: bool, limits: &WideLimits, json: bool) -> 
         board: board.name().to_string(),
         holes: board.hole_count(),
         lattice: board.lattice().name(),
-        symmetries: board.symmetry_count(),
+        symmetries: board.symmetries().len(),
         vacancies: c
             .vacancies
             .iter()
             .map(|v| WideVacancyView {
-                empty: board.label(v.hole),
-                members: v.members.iter().map(|&h| board.label(h)).collect(),
+                empty: board.label(Hole::at(v.hole)),
+                members: v
+                    .members
+                    .iter()
+                    .map(|&h| board.label(Hole::at(h)))
+                    .collect(),
             })
             .collect(),
         problems,

@@ -7,8 +7,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::Result;
 use pegsol::{
-    fewest_moves_wide, solve_wide, wide_move_count, Hole, WideBoard, WideFinish, WideJump,
-    WideLimits, WideMovesOutcome, WideMovesProgress, WideMovesReport, WideOutcome, WidePegs,
+    fewest_moves_wide, solve_wide, wide_move_count, Board, Hole, Jump, Pegs, WideFinish,
+    WideLimits, WideMovesOutcome, WideMovesProgress, WideMovesReport, WideOutcome,
 };
 use serde::Serialize;
 
@@ -21,20 +21,15 @@ use indicatif::ProgressBar;
 
 /// A line of play, replayed by coordinates and its moves recounted.
 struct Checked {
-    start: WidePegs,
-    jumps: Vec<WideJump>,
+    start: Pegs,
+    jumps: Vec<Jump>,
     moves: u32,
-    finish: WidePegs,
+    finish: Pegs,
 }
 
 impl Checked {
-    fn of(
-        board: &WideBoard,
-        start: WidePegs,
-        jumps: &[WideJump],
-        finish: &WideFinish,
-    ) -> Result<Checked> {
-        let end = pegsol::replay_wide(board, start, jumps)?;
+    fn of(board: &Board, start: Pegs, jumps: &[Jump], finish: &WideFinish) -> Result<Checked> {
+        let end = pegsol::replay(board, start, jumps)?;
         let reaches = match finish {
             WideFinish::Exactly(f) => end == *f,
             WideFinish::Pegs(n) => end.count() as usize == *n,
@@ -143,7 +138,7 @@ fn undecided_reason(report: &WideMovesReport, limits: &WideLimits) -> String {
 
 /// `solve --fewest-moves` on a wide board.
 pub(crate) fn fewest(
-    board: &WideBoard,
+    board: &Board,
     setup: &Setup,
     finish: Option<&str>,
     budget: &BudgetArgs,
@@ -222,7 +217,7 @@ pub(crate) fn fewest(
         upper_bound: best.as_ref().map(|b| b.moves),
         line: best
             .as_ref()
-            .map_or_else(Line::default, |b| Line::of_wide(board, &b.jumps)),
+            .map_or_else(Line::default, |b| Line::of(board, &b.jumps)),
         last: best.as_ref().map(|b| board.labels(b.finish)),
         depths: report.as_ref().map_or([0, 0], |r| [r.depths.0, r.depths.1]),
         symmetries: report.as_ref().map_or(1, |r| r.symmetries),
@@ -285,8 +280,8 @@ const UPPER_BOUND_SECS: u64 = 60;
 /// few starts, a few seconds each), then the library's beam over moves for `--timeout` or
 /// [`UPPER_BOUND_SECS`], whichever is shorter; replayed.
 fn upper_bound(
-    board: &WideBoard,
-    starts: &[WidePegs],
+    board: &Board,
+    starts: &[Pegs],
     finish: &WideFinish,
     limits: &WideLimits,
 ) -> Result<Option<Checked>> {
@@ -320,14 +315,14 @@ fn upper_bound(
 
 /// `pegsol shortest` on a wide board.
 pub(crate) fn shortest(
-    board: &WideBoard,
+    board: &Board,
     empty: Option<&str>,
     finish: Option<&str>,
     budget: &BudgetArgs,
     json: bool,
 ) -> Result<u8> {
     let began = Instant::now();
-    let starts: Vec<WidePegs> = match empty {
+    let starts: Vec<Pegs> = match empty {
         Some(list) => vec![board.holes().minus(board.hole_set(list)?)],
         None => (0..board.hole_count())
             .map(|h| board.holes().without(Hole::at(h)))
@@ -391,7 +386,7 @@ pub(crate) fn shortest(
         last: best.as_ref().map(|b| board.labels(b.finish)),
         line: best
             .as_ref()
-            .map_or_else(Line::default, |b| Line::of_wide(board, &b.jumps)),
+            .map_or_else(Line::default, |b| Line::of(board, &b.jumps)),
         forward_levels: report.forward.clone(),
         backward_levels: report.backward.clone(),
         depths: [report.depths.0, report.depths.1],

@@ -81,7 +81,7 @@ fn every_hint_is_what_the_solver_says() {
     for (board_name, plays) in [("english", 12), ("triangle5", 4), ("french", 10)] {
         let board = pegsol::Board::builtin(board_name).unwrap();
         for _ in 0..3 {
-            let mut pegs = board.start().unwrap();
+            let mut pegs: pegsol::Bits = board.start().unwrap();
             let mut line: Vec<String> = Vec::new();
             for _ in 0..plays {
                 let legal: Vec<_> = board.jumps().iter().filter(|j| j.is_legal(pegs)).collect();

@@ -74,7 +74,7 @@ impl SearchProof {
     #[must_use]
     pub fn game(&self, problem: &Problem) -> (Bits, Vec<Bits>) {
         let holes = problem.board().holes();
-        let targets = problem.targets();
+        let targets: &[Bits] = &problem.targets();
         match (self.dual, targets) {
             (true, [f]) => (holes.minus(*f), vec![holes.minus(problem.start())]),
             _ => (problem.start(), targets.to_vec()),
@@ -86,7 +86,7 @@ impl SearchProof {
     #[must_use]
     pub fn verify(&self, problem: &Problem) -> bool {
         let board = problem.board();
-        if self.dual && problem.targets().len() != 1 {
+        if problem.one_word().is_err() || self.dual && problem.target_count() != 1 {
             return false;
         }
         let (start, finishes) = self.game(problem);
@@ -147,6 +147,8 @@ pub enum Unproved {
     Budget(Budget),
     /// A certificate that failed its own recheck: a bug, never an answer.
     Internal(&'static str),
+    /// A board past one word: certificates take boards of up to 64 holes so far.
+    PastOneWord,
 }
 
 impl Certificate {
@@ -165,9 +167,12 @@ impl Certificate {
     /// claimed and in the wrong order for the problem to be solvable.
     #[must_use]
     pub fn verify(&self, problem: &Problem) -> bool {
+        if problem.one_word().is_err() {
+            return false;
+        }
         let board = problem.board();
         let start = problem.start();
-        let finishes = problem.targets();
+        let finishes: &[Bits] = &problem.targets();
         match self {
             Certificate::Class {
                 sets,
@@ -223,10 +228,17 @@ impl Certificate {
 /// ```
 #[must_use]
 pub fn refute(problem: &Problem) -> Option<Certificate> {
+    // Certificates hold one-word sets so far: past 64 holes there is none to give.
+    problem.one_word().ok()?;
     let board = problem.board();
     let start = problem.start();
-    let finishes = problem.targets();
-    let sets = board.classes().functionals().to_vec();
+    let finishes: &[Bits] = &problem.targets();
+    let sets: Vec<Bits> = board
+        .classes()
+        .functionals()
+        .iter()
+        .map(|s| s.resize())
+        .collect();
     let parity = |p: Bits, s: Bits| p.intersect(s).count() % 2;
     let separating: Option<Vec<(Bits, usize)>> = finishes
         .iter()
@@ -271,13 +283,14 @@ pub const MAX_POSITIONS: usize = 20_000_000;
 /// search certificate (see the module docs), from the problem's own direction and, for a
 /// single finish, from its dual, the smaller of the two. Rechecked before it is returned.
 pub fn prove(problem: &Problem, limits: &Limits) -> Result<Certificate, Unproved> {
+    problem.one_word().map_err(|_| Unproved::PastOneWord)?;
     let began = std::time::Instant::now();
     if let Some(c) = refute(problem) {
         return Ok(c);
     }
     let board = problem.board();
     let holes = board.holes();
-    let targets = problem.targets();
+    let targets: &[Bits] = &problem.targets();
     let cap = (limits.max_memory / 40).clamp(1, MAX_POSITIONS);
     let sym = board.symmetries();
     let attempt = |dual: bool, cap: usize, limits: &Limits| {
@@ -368,8 +381,13 @@ mod tests {
     #[test]
     fn certificates_verify_and_tampering_is_caught() {
         let b = Board::builtin("english").unwrap();
-        let start = b.start().unwrap();
-        let p = Problem::new(&b, start, Finish::Holes(b.hole("c4").unwrap().bit())).unwrap();
+        let start: Bits = b.start().unwrap();
+        let p = Problem::new(
+            &b,
+            start.resize(),
+            Finish::Holes(b.hole("c4").unwrap().bit()),
+        )
+        .unwrap();
         let c = refute(&p).unwrap();
         assert_eq!(c.kind(), "class");
         assert!(c.verify(&p));
@@ -388,12 +406,11 @@ mod tests {
         let mut found = 0;
         for first_row in 3..6 {
             let start: Bits = b
-                .holes()
-                .iter()
+                .each_hole()
                 .filter(|&h| b.coords(h).0 >= first_row)
                 .collect();
-            for h in b.holes().iter().filter(|&h| b.coords(h).0 + 2 < first_row) {
-                let p = Problem::new(&b, start, Finish::Holes(h.bit())).unwrap();
+            for h in b.each_hole().filter(|&h| b.coords(h).0 + 2 < first_row) {
+                let p = Problem::new(&b, start.resize(), Finish::Holes(h.bit())).unwrap();
                 let c = refute(&p).expect("far finishes are refuted");
                 assert!(c.verify(&p));
                 found += usize::from(c.kind() == "pagoda");
@@ -406,8 +423,13 @@ mod tests {
     fn fibonacci_row_pagoda() {
         // Two pegs at the end of a row of five cannot put one peg on the far end.
         let b = Board::builtin("rect:1x5").unwrap();
-        let start = b.hole_set("a1,b1").unwrap();
-        let p = Problem::new(&b, start, Finish::Holes(b.hole("e1").unwrap().bit())).unwrap();
+        let start: Bits = b.hole_set("a1,b1").unwrap();
+        let p = Problem::new(
+            &b,
+            start.resize(),
+            Finish::Holes(b.hole("e1").unwrap().bit()),
+        )
+        .unwrap();
         let c = refute(&p).unwrap();
         assert!(c.verify(&p));
     }

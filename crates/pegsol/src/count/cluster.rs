@@ -204,6 +204,7 @@ pub fn count_cluster(
     cluster: &Cluster,
     progress: Arc<dyn Fn(&Level) + Send + Sync>,
 ) -> Result<ClusterCount, CountError> {
+    problem.one_word().map_err(CountError::PastOneWord)?;
     watch_communication();
     let communication = match cluster {
         Cluster::Threads(n) => timely::CommunicationConfig::Process((*n).max(1)),
@@ -413,12 +414,12 @@ fn run_worker(
         bytes: 0,
     };
     let space = Space::new(problem, true);
-    let targets = problem.targets();
+    let targets: &[crate::Bits] = &problem.targets();
     let goal = targets.first().map_or(1, |t| t.count());
     let mut is_target: Vec<u64> = targets.iter().map(|&t| space.key(t)).collect();
     is_target.sort_unstable();
     is_target.dedup();
-    let start = problem.start().count();
+    let start = problem.start::<u64>().count();
     let mine = |k: u64| (spread(k) % peers as u64) as usize == index;
     // This worker's share of the current level, and the keys of every level so far.
     let root = space.key(problem.start());

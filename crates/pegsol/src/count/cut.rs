@@ -21,7 +21,7 @@ impl Cut {
     /// of the board's [`Layout`], as a count keeps them.
     pub(crate) fn new(problem: &Problem, layout: &Layout) -> Cut {
         let board = problem.board();
-        let targets = problem.targets();
+        let targets: &[crate::Bits] = &problem.targets();
         let mut functions = Pagoda::library(board);
         if targets.len() <= 8 {
             functions.extend(

@@ -34,7 +34,7 @@ pub(crate) fn analyse(
     deadline: Option<Instant>,
     progress: &(dyn Fn(&Level) + Sync),
 ) -> Result<(Count, Winners), CountError> {
-    let targets = problem.targets();
+    let targets: &[Bits] = &problem.targets();
     let goal = targets.first().map_or(1, |t| t.count());
     let is_target: Vec<u64> = {
         let mut t: Vec<u64> = targets.iter().map(|&t| space.key(t)).collect();
@@ -64,7 +64,7 @@ pub(crate) fn analyse(
             return Err(CountError::Timeout);
         }
         let n = current.len();
-        let pegs = problem.start().count() - level;
+        let pegs = problem.start::<u64>().count() - level;
         // Decide before generating a level whether its children fit (with a margin over the
         // forecast), rather than finding out after the memory is spent.
         let forecast = (n as f64 * branching * 1.5 * child_size) as usize;
@@ -235,7 +235,7 @@ pub(crate) fn analyse(
         entry.winning_classes = winners.len() as u64;
         entry.winning = winners.par_iter().map(|&k| space.orbit(k)).sum();
         if let Some(canon) = canon {
-            let pegs = problem.start().count() - depth as u32;
+            let pegs = problem.start::<u64>().count() - depth as u32;
             all_winners[depth] = space.to_board(winners, pegs, canon);
         }
     }

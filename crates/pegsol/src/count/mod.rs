@@ -162,6 +162,8 @@ pub enum CountError {
     Internal(&'static str),
     /// A distributed count could not start, or a process of it went away.
     Cluster(String),
+    /// A board past one word: the count takes boards of up to 64 holes so far.
+    PastOneWord(crate::Error),
 }
 
 impl std::fmt::Display for CountError {
@@ -177,6 +179,7 @@ impl std::fmt::Display for CountError {
             CountError::Io(e) => write!(f, "spill file: {e}; check the spill directory"),
             CountError::Internal(what) => write!(f, "internal error: {what}; please report it"),
             CountError::Cluster(what) => write!(f, "cluster: {what}"),
+            CountError::PastOneWord(e) => write!(f, "{e}"),
         }
     }
 }
@@ -256,6 +259,7 @@ pub fn count_with(
     options: &CountOptions,
     progress: &(dyn Fn(&Level) + Sync),
 ) -> Result<Count, CountError> {
+    problem.one_word().map_err(CountError::PastOneWord)?;
     if let Some(dir) = &options.spill {
         // Scratch that a killed count left behind goes before this one adds its own.
         spill::remove_stale_scratch(dir);
@@ -367,6 +371,7 @@ pub fn count_solutions(
     max_memory: usize,
     timeout: Option<std::time::Duration>,
 ) -> Result<Option<Solutions>, CountError> {
+    problem.one_word().map_err(CountError::PastOneWord)?;
     let began = Instant::now();
     let canon = crate::space::group_of(problem);
     let Some(found) = solutions_meeting(problem, &canon, max_memory, timeout.map(|t| began + t))

@@ -14,9 +14,9 @@ use crate::table::{SPREAD, UNSPREAD};
 /// The game on `b` with the holes `empty` empty, ending on the holes `finish` (or on any
 /// one peg).
 fn problem(b: &Board, empty: &str, finish: Option<&str>) -> Problem {
-    let start = b.holes().minus(b.hole_set(empty).unwrap());
+    let start: crate::Bits = b.holes().minus(b.hole_set(empty).unwrap());
     let finish = finish.map_or(Finish::AnyOne, |f| Finish::Holes(b.hole_set(f).unwrap()));
-    Problem::new(b, start, finish).unwrap()
+    Problem::new(b, start.resize(), finish).unwrap()
 }
 
 /// A whole count in memory, with its winners as board positions under `canon`.
@@ -78,7 +78,7 @@ fn self_dual_winners_match_the_backward_pass() {
             } else {
                 Space::new(&p, true)
             };
-            let odd = b.holes().count() % 2 == 1;
+            let odd = b.holes::<u64>().count() % 2 == 1;
             assert_eq!(space.fold != 0, fold && dual && odd, "{name} {empty}");
             let jumps = (start.count() - target.count()) as usize;
             let (levels, _) = levels_counted(

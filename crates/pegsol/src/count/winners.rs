@@ -34,7 +34,7 @@ pub(super) fn backward(
         if deadline.is_some_and(|d| Instant::now() > d) {
             return Err(CountError::Timeout);
         }
-        let pegs = problem.start().count() - depth as u32;
+        let pegs = problem.start::<u64>().count() - depth as u32;
         let candidates: Vec<u64> = if pegs == goal {
             let mut t = is_target.to_vec();
             t.sort_unstable_by_key(|&k| rank(k));
@@ -76,7 +76,7 @@ pub(super) fn self_dual_winners(
     let Some(finish) = space.self_dual_finish(problem) else {
         return Ok(None);
     };
-    let total = (problem.start().count() - finish.count()) as usize;
+    let total = (problem.start::<u64>().count() - finish.count()) as usize;
     let mut found = vec![Vec::new(); stored.len()];
     if space.fold != 0 {
         // A position and its complement share a key: the winners of both levels are the
@@ -206,7 +206,7 @@ pub(crate) fn winners_meeting(
     max_memory: usize,
     deadline: Option<Instant>,
 ) -> Option<Result<Winners, CountError>> {
-    let targets = problem.targets();
+    let targets: &[Bits] = &problem.targets();
     let [finish] = targets[..] else {
         return None;
     };
@@ -250,7 +250,7 @@ impl Meeting {
     ) -> Result<Meeting, CountError> {
         let space = Space::new(problem, true);
         let holes = space.layout.holes();
-        let total = (problem.start().count() - finish.count()) as usize;
+        let total = (problem.start::<u64>().count() - finish.count()) as usize;
         let middle = total / 2;
         let start = space.key(problem.start());
         let dual_start = space.canonical(holes ^ space.layout.key(finish));
@@ -259,7 +259,7 @@ impl Meeting {
         let (forward, forward_counts) = levels_counted(
             &space,
             start,
-            problem.start().count(),
+            problem.start::<u64>().count(),
             reach,
             side_memory,
             deadline,
@@ -331,7 +331,7 @@ fn winners_from(
         .collect();
     // Towards the start: parents of winners that are reachable.
     for depth in (0..middle).rev() {
-        let pegs = problem.start().count() - depth as u32 - 1;
+        let pegs = problem.start::<u64>().count() - depth as u32 - 1;
         let parents = parents_of(&winners[depth + 1], pegs, space)?;
         winners[depth] = intersect_sorted(&parents, &forward[depth]);
     }
@@ -372,7 +372,7 @@ fn winners_from(
     for depth in middle + 1..=total {
         winners[depth] = complements(&dual_winners[total - depth]);
     }
-    let pegs = problem.start().count();
+    let pegs = problem.start::<u64>().count();
     Ok(winners
         .iter()
         .enumerate()
@@ -503,7 +503,7 @@ pub(crate) fn solutions_meeting(
     max_memory: usize,
     deadline: Option<Instant>,
 ) -> Option<Result<(u128, Winners), CountError>> {
-    let [finish] = problem.targets()[..] else {
+    let [finish] = problem.targets::<u64>()[..] else {
         return None;
     };
     Some((|| {

@@ -32,7 +32,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use super::moves::move_count;
-use crate::bitset::Bits;
+use crate::bitset::{Bits, Word};
 use crate::board::Board;
 use crate::error::{Error, Result};
 use crate::jumps::Jump;
@@ -105,10 +105,9 @@ pub struct MeetProgress {
 
 /// Every position of `board` with exactly one hole empty: the starts of its basic game.
 #[must_use]
-pub fn single_vacancies(board: &Board) -> Vec<Bits> {
+pub fn single_vacancies<W: Word>(board: &Board) -> Vec<Bits<W>> {
     board
-        .holes()
-        .iter()
+        .each_hole()
         .map(|h| board.holes().without(h))
         .collect()
 }
@@ -154,10 +153,11 @@ pub fn fewest_moves_meeting_with(
     limits: &Limits,
     progress: &(dyn Fn(&MeetProgress) + Sync),
 ) -> Result<MeetReport> {
+    problem.one_word()?;
     let began = Instant::now();
     let board = problem.board();
     let starts = problem.starts();
-    let mut targets = problem.targets().to_vec();
+    let mut targets: Vec<Bits> = problem.targets();
     targets.sort_unstable();
     targets.dedup();
     // A jump keeps the position class, so each start can only reach finishes of its own class:
@@ -649,7 +649,12 @@ mod tests {
 
     fn meeting(name: &str, starts: &[Bits], finish: Finish) -> MeetReport {
         let board = Board::builtin(name).unwrap();
-        let problem = Problem::with_starts(board, starts.to_vec(), finish).unwrap();
+        let problem = Problem::with_starts(
+            board,
+            starts.to_vec().iter().map(|s| s.resize()).collect(),
+            finish,
+        )
+        .unwrap();
         fewest_moves_meeting(&problem, &Limits::default()).unwrap()
     }
 
@@ -661,7 +666,7 @@ mod tests {
             ["triangle4", "triangle5", "rect:3x4", "rect:4x4"].map(|n| Board::builtin(n).unwrap());
         for board in boards.iter().chain([&diagonal]) {
             let name = board.name();
-            for e in board.holes().iter() {
+            for e in board.each_hole() {
                 let start = board.holes().without(e);
                 for finish in [Finish::AnyOne, Finish::Holes(e.bit())] {
                     let problem = Problem::new(board, start, finish).unwrap();
@@ -676,7 +681,7 @@ mod tests {
                     let r = fewest_moves_meeting(&problem, &Limits::default()).unwrap();
                     let got = match r.outcome {
                         MeetOutcome::Optimal(s) => {
-                            assert_eq!(s.start, start);
+                            assert_eq!(s.start, start.resize());
                             Some(s.moves)
                         }
                         MeetOutcome::Impossible => None,
@@ -742,7 +747,7 @@ mod tests {
         // A corner vacancy cannot finish in the opposite corner's class... check with the
         // exhaustive method's verdict rather than assume which.
         let start = board.holes().without(board.hole("a1").unwrap());
-        for h in board.holes().iter() {
+        for h in board.each_hole() {
             let finish = Finish::Holes(h.bit());
             let problem = Problem::new(&board, start, finish).unwrap();
             let impossible = matches!(
@@ -751,7 +756,7 @@ mod tests {
                     .outcome,
                 MovesOutcome::Impossible(_)
             );
-            let r = meeting("triangle4", &[start], finish);
+            let r = meeting("triangle4", &[start.resize()], finish);
             assert_eq!(r.outcome == MeetOutcome::Impossible, impossible, "{h:?}");
         }
     }

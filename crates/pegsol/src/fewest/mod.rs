@@ -85,6 +85,7 @@ pub use winning::{fewest_moves_by_winning_set, WinningSet};
 ///
 /// [`Error::Internal`] when an answer fails its own check: a bug, never an answer.
 pub fn fewest_moves(problem: &Problem, limits: &Limits) -> Result<MovesReport> {
+    problem.one_word()?;
     let started = Instant::now();
     let (best, lower) = match moves::first_solution(problem, limits, started)? {
         Ok(found) => found,

@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use crate::bitset::{Bits, Hole};
+use crate::bitset::{Bits, Hole, Pegs};
 use crate::error::Result;
 use crate::jumps::Jump;
 use crate::problem::{Budget, Finish, Limits, Outcome, Problem, Reason};
@@ -88,15 +88,16 @@ pub fn corner_bound(problem: &Problem) -> u32 {
     let passed = board
         .jumps()
         .iter()
-        .fold(Bits::EMPTY, |acc, j| acc.with(j.over()));
-    let corners = problem.start().minus(passed);
+        .fold(Pegs::EMPTY, |acc, j| acc.with(j.over()));
+    let start: Pegs = problem.start();
+    let corners = start.minus(passed);
     let may_stay = match problem.finish() {
         Finish::Holes(f) => corners.intersect(f).count(),
         Finish::AnyOne => u32::from(!corners.is_empty()),
         Finish::Pegs(n) => corners.count().min(n),
     };
     let needed = corners.count() - may_stay;
-    let any = problem.targets().iter().all(|&t| t != problem.start());
+    let any = problem.targets().iter().all(|&t| t != start);
     needed.max(u32::from(any))
 }
 
@@ -122,7 +123,7 @@ pub(super) fn first_solution(
         Outcome::Solved { jumps, finish } => MoveSolution {
             moves: move_count(&jumps),
             jumps,
-            finish,
+            finish: finish.resize(),
         },
     };
     if best.moves == lower {

@@ -58,6 +58,7 @@ impl WinningSet {
     ///
     /// [`Error::CountOverflow`] or [`Error::Io`] as the counter gives them.
     pub fn of(problem: &Problem, limits: &Limits) -> Result<Option<WinningSet>> {
+        problem.one_word()?;
         let deadline = limits.timeout.map(|t| Instant::now() + t);
         let canon = group_of(problem);
         match winners_of(problem, &canon, limits.max_memory, deadline) {
@@ -74,6 +75,7 @@ impl WinningSet {
             Err(CountError::Overflow) => Err(Error::CountOverflow),
             Err(CountError::Io(e) | CountError::Cluster(e)) => Err(Error::Io(e)),
             Err(CountError::Internal(what)) => Err(Error::Internal(what)),
+            Err(CountError::PastOneWord(e)) => Err(e),
         }
     }
 
@@ -94,7 +96,7 @@ impl WinningSet {
     /// reachable from the start is never in it.
     #[must_use]
     pub fn wins(&self, position: Bits) -> bool {
-        let start = self.problem.start().count();
+        let start = self.problem.start::<u64>().count();
         let Some(depth) = start.checked_sub(position.count()) else {
             return false;
         };
@@ -114,6 +116,7 @@ impl WinningSet {
 /// [`Error::Internal`] when an answer fails its own check (a bug), [`Error::CountOverflow`]
 /// when a path count passes `u128`, [`Error::Io`] when scratch files fail.
 pub fn fewest_moves_by_winning_set(problem: &Problem, limits: &Limits) -> Result<MovesReport> {
+    problem.one_word()?;
     let started = Instant::now();
     let deadline = limits.timeout.map(|t| started + t);
     let (best, lower) = match first_solution(problem, limits, started)? {
@@ -137,6 +140,7 @@ pub fn fewest_moves_by_winning_set(problem: &Problem, limits: &Limits) -> Result
         Err(CountError::Overflow) => return Err(Error::CountOverflow),
         Err(CountError::Io(e) | CountError::Cluster(e)) => return Err(Error::Io(e)),
         Err(CountError::Internal(what)) => return Err(Error::Internal(what)),
+        Err(CountError::PastOneWord(e)) => return Err(e),
     };
     let classes = winners.iter().map(|l| l.len() as u64).sum();
     let Some(tables) = Tables::new(problem, &canon, winners, deadline) else {
@@ -184,7 +188,7 @@ impl<'c> Tables<'c> {
         for &j in board.jumps() {
             by_from[j.from().index()].push(j);
         }
-        let goal = problem.targets().first().map_or(1, |t| t.count());
+        let goal = problem.targets().first().map_or(1, |t: &Bits| t.count());
         let mut t = Tables {
             canon,
             by_from,
@@ -192,7 +196,7 @@ impl<'c> Tables<'c> {
             rest: winners.iter().map(|l| vec![NONE; l.len()]).collect(),
             index: winners.iter().map(|l| index_of(l)).collect(),
             winners,
-            start_pegs: problem.start().count(),
+            start_pegs: problem.start::<u64>().count(),
             goal,
         };
         for depth in (0..t.winners.len()).rev() {
@@ -292,11 +296,13 @@ impl<'c> Tables<'c> {
         }
         let end = replay(problem.board(), problem.start(), &jumps).ok()?;
         let moves = move_count(&jumps);
-        (problem.targets().contains(&end) && moves == u32::from(total)).then_some(MoveSolution {
-            jumps,
-            moves,
-            finish: end,
-        })
+        (problem.targets::<u64>().contains(&end) && moves == u32::from(total)).then_some(
+            MoveSolution {
+                jumps,
+                moves,
+                finish: end,
+            },
+        )
     }
 }
 

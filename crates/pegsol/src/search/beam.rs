@@ -20,7 +20,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use crate::bitset::Bits;
+use crate::bitset::{Bits, Hole, Word};
 use crate::board::Board;
 use crate::jumps::{Jump, JumpTable};
 use crate::pagoda::Pagoda;
@@ -78,48 +78,48 @@ const WEIGHT_SETS: [Weights; 2] = [
 
 /// The exact levels back from the finish: `levels[k]` holds the canonical keys of the
 /// positions that reach a target in exactly `k` jumps.
-struct Backward {
-    levels: Vec<KeySet>,
+struct Backward<W: Word> {
+    levels: Vec<KeySet<Bits<W>>>,
 }
 
 /// One position the beam keeps: the position itself (its parent with `jump` played), the
 /// parent's index in the level before, and its pagoda totals.
 #[derive(Clone, Copy)]
-struct Entry {
-    pos: u64,
+struct Entry<W: Word> {
+    pos: Bits<W>,
     parent: u32,
     jump: u16,
     totals: [i64; MAX_PAGODA],
 }
 
 /// The guided search for one problem direction.
-pub(super) struct Beam<'a> {
-    table: JumpTable,
-    targets: &'a [Bits],
+pub(super) struct Beam<'a, W: Word> {
+    table: JumpTable<W>,
+    targets: &'a [Bits<W>],
     goal: u32,
-    canon: Canonicalizer,
+    canon: Canonicalizer<W>,
     /// Holes where a peg is hard to clear: few jumps take a peg from or over them.
-    hard: u64,
+    hard: Bits<W>,
     pagoda_delta: Vec<[i64; MAX_PAGODA]>,
     pagoda_floor: [i64; MAX_PAGODA],
     pagoda_start: [i64; MAX_PAGODA],
     pagodas: usize,
-    backward: Backward,
+    backward: Backward<W>,
     /// Positions made so far, over all runs.
     pub(super) nodes: u64,
 }
 
-impl<'a> Beam<'a> {
+impl<'a, W: Word> Beam<'a, W> {
     /// A beam from `start` to `targets` (one peg count), pruning with `functions`; the
     /// backward levels take at most `memory` bytes.
     pub(super) fn new(
         board: &Board,
-        start: Bits,
-        targets: &'a [Bits],
+        start: Bits<W>,
+        targets: &'a [Bits<W>],
         functions: &[Pagoda],
         memory: usize,
         spent: &dyn Fn() -> bool,
-    ) -> Beam<'a> {
+    ) -> Beam<'a, W> {
         let sym = board.symmetries();
         let canon = sym.canonicalizer(&sym.stabilizer(targets));
         let jumps = board.jumps();
@@ -138,7 +138,7 @@ impl<'a> Beam<'a> {
             pagoda_floor[k] = floor(p);
             pagoda_start[k] = p.total(start);
             for (d, j) in pagoda_delta.iter_mut().zip(jumps) {
-                d[k] = p.total(j.apply(j.needs())) - p.total(j.needs());
+                d[k] = p.jump_change(*j);
             }
         }
         let mut clearing = vec![0u32; board.hole_count()];
@@ -151,7 +151,7 @@ impl<'a> Beam<'a> {
             .iter()
             .enumerate()
             .filter(|&(_, &c)| 2 * c <= most)
-            .fold(0u64, |m, (h, _)| m | 1 << h);
+            .fold(Bits::EMPTY, |m, (h, _)| m.with(Hole::at(h)));
         let mut beam = Beam {
             table: JumpTable::new(jumps),
             targets,
@@ -174,13 +174,13 @@ impl<'a> Beam<'a> {
     /// count, or when `spent` says so.
     fn backward_levels(
         &self,
-        start: Bits,
+        start: Bits<W>,
         functions: &[&Pagoda],
         memory: usize,
         spent: &dyn Fn() -> bool,
-    ) -> Backward {
+    ) -> Backward<W> {
         let start_totals: Vec<i64> = functions.iter().map(|p| p.total(start)).collect();
-        let reachable = |p: Bits| {
+        let reachable = |p: Bits<W>| {
             functions
                 .iter()
                 .zip(&start_totals)
@@ -189,7 +189,7 @@ impl<'a> Beam<'a> {
         let mut first = KeySet::new(memory.max(1 << 16));
         let mut frontier = Vec::new();
         for &t in self.targets {
-            let key = self.canon.canonical(t).raw();
+            let key = self.canon.canonical(t);
             // The first level is a handful of finishes: within any limit.
             if first.insert(key, ()) == Ok(true) {
                 frontier.push(key);
@@ -212,14 +212,14 @@ impl<'a> Beam<'a> {
                 for i in 0..self.table.len() {
                     let j = self.table.get(i);
                     // Undo `j`: its landing hole holds a peg, the other two are empty.
-                    if q & j.to().bit().raw() == 0 || q & j.needs().raw() != 0 {
+                    if !q.contains(j.to()) || !q.is_disjoint(j.needs()) {
                         continue;
                     }
-                    let p = Bits(q ^ j.holes().raw());
+                    let p = j.apply(q);
                     if !reachable(p) {
                         continue;
                     }
-                    let key = self.canon.canonical(p).raw();
+                    let key = self.canon.canonical(p);
                     match next.insert(key, ()) {
                         Ok(false) => continue,
                         Ok(true) if (next_frontier.len() + 1) * 16 <= budget => {
@@ -244,12 +244,12 @@ impl<'a> Beam<'a> {
     }
 
     /// The score of `pos`: higher is better.
-    fn score(&self, w: &Weights, pos: u64, totals: &[i64; MAX_PAGODA]) -> i64 {
-        let hard = i64::from((pos & self.hard).count_ones());
+    fn score(&self, w: &Weights, pos: Bits<W>, totals: &[i64; MAX_PAGODA]) -> i64 {
+        let hard = i64::from(pos.intersect(self.hard).count());
         let mobility = if w.mobility == 0 {
             0
         } else {
-            self.table.legal(Bits(pos)).count() as i64
+            self.table.legal_count(pos) as i64
         };
         let slack: i64 = (0..self.pagodas)
             .map(|k| {
@@ -265,7 +265,7 @@ impl<'a> Beam<'a> {
     /// Widths grow while a run's tables fit in `memory` bytes.
     pub(super) fn run(
         &mut self,
-        start: Bits,
+        start: Bits<W>,
         first_width: usize,
         memory: usize,
         limits: &Limits,
@@ -276,8 +276,9 @@ impl<'a> Beam<'a> {
         // A run keeps a level of entries, about 16 children each (with their set), and six
         // bytes of history per kept position and level.
         let levels = start.count() as usize;
-        let cost =
-            |w: usize| w.saturating_mul(std::mem::size_of::<Entry>() * 17 + 16 * 16 + 6 * levels);
+        let cost = |w: usize| {
+            w.saturating_mul(std::mem::size_of::<Entry<W>>() * 17 + 16 * 16 + 6 * levels)
+        };
         loop {
             if cost(width) > memory {
                 return BeamEnd::Stopped(Budget::Memory);
@@ -295,7 +296,7 @@ impl<'a> Beam<'a> {
     /// One run of width `width`.
     fn once(
         &mut self,
-        start: Bits,
+        start: Bits<W>,
         width: usize,
         weights: &Weights,
         limits: &Limits,
@@ -307,7 +308,7 @@ impl<'a> Beam<'a> {
         if start.count() <= meet {
             // The backward levels are exact: the start is in its level or cannot finish.
             let k = (start.count() - self.goal) as usize;
-            let key = self.canon.canonical(start).raw();
+            let key = self.canon.canonical(start);
             return if self.backward.levels[k].contains(key) {
                 self.finish_from(&[], start)
             } else {
@@ -317,14 +318,14 @@ impl<'a> Beam<'a> {
         // The kept positions of the level being expanded, and for every level so far each
         // kept position's parent and jump.
         let mut level = vec![Entry {
-            pos: start.raw(),
+            pos: start,
             parent: 0,
             jump: 0,
             totals: self.pagoda_start,
         }];
         let mut history: Vec<Vec<(u32, u16)>> = Vec::new();
         let mut cut = false;
-        let mut children: Vec<Entry> = Vec::new();
+        let mut children: Vec<Entry<W>> = Vec::new();
         let mut scored: Vec<(i64, u32)> = Vec::new();
         loop {
             children.clear();
@@ -333,8 +334,11 @@ impl<'a> Beam<'a> {
                 if pi % 256 == 0 && (stop.load(Ordering::Relaxed) || limits.spent(deadline)) {
                     return BeamEnd::Stopped(Budget::Time);
                 }
+                // In table order: which child of an orbit is kept decides its pagoda totals,
+                // and this order is the one the widths were measured with (from the sparser
+                // side, rect:12x12 needed a width four times as large).
                 for i in 0..self.table.len() {
-                    if !self.table.is_legal(i, Bits(parent.pos)) {
+                    if !self.table.is_legal(i, parent.pos) {
                         continue;
                     }
                     let delta = &self.pagoda_delta[i];
@@ -348,8 +352,8 @@ impl<'a> Beam<'a> {
                         continue;
                     }
                     self.nodes += 1;
-                    let pos = self.table.get(i).apply(Bits(parent.pos)).raw();
-                    let key = self.canon.canonical(Bits(pos)).raw();
+                    let pos = self.table.get(i).apply(parent.pos);
+                    let key = self.canon.canonical(pos);
                     // `seen` has no limit: every insert succeeds.
                     if seen.insert(key, ()) == Ok(true) {
                         children.push(Entry {
@@ -368,15 +372,15 @@ impl<'a> Beam<'a> {
                     BeamEnd::Exhausted
                 };
             }
-            if children[0].pos.count_ones() == meet {
+            if children[0].pos.count() == meet {
                 let last = &self.backward.levels[deepest];
                 let hit = children
                     .iter()
-                    .find(|c| last.contains(self.canon.canonical(Bits(c.pos)).raw()));
+                    .find(|c| last.contains(self.canon.canonical(c.pos)));
                 return match hit {
                     Some(c) => {
                         history.push(vec![(c.parent, c.jump)]);
-                        self.finish_from(&history, Bits(c.pos))
+                        self.finish_from(&history, c.pos)
                     }
                     None if cut => BeamEnd::Cut,
                     None => BeamEnd::Exhausted,
@@ -404,7 +408,7 @@ impl<'a> Beam<'a> {
 
     /// The line that `history` leads to `end` (from its last level's first entry back to the
     /// start), then on down the backward levels from `end` to a target.
-    fn finish_from(&self, history: &[Vec<(u32, u16)>], end: Bits) -> BeamEnd {
+    fn finish_from(&self, history: &[Vec<(u32, u16)>], end: Bits<W>) -> BeamEnd {
         let mut jumps = Vec::new();
         let mut at = 0usize;
         for level in history.iter().rev() {
@@ -419,7 +423,7 @@ impl<'a> Beam<'a> {
             let below = &self.backward.levels[k - 1];
             let step = (0..self.table.len()).find(|&i| {
                 self.table.is_legal(i, pos)
-                    && below.contains(self.canon.canonical(self.table.get(i).apply(pos)).raw())
+                    && below.contains(self.canon.canonical(self.table.get(i).apply(pos)))
             });
             let Some(i) = step else {
                 // The backward levels are closed under the symmetries used: cannot happen.

@@ -4,7 +4,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use crate::bitset::{Bits, Hole};
+use crate::bitset::{Bits, Hole, Word};
 use crate::board::Board;
 use crate::jumps::{Jump, JumpTable};
 use crate::pagoda::Pagoda;
@@ -13,9 +13,9 @@ use crate::table::KeySet;
 
 use crate::problem::{Budget, Limits, Stats};
 
-pub(super) struct Direction {
-    pub(super) start: Bits,
-    pub(super) targets: Vec<Bits>,
+pub(super) struct Direction<W: Word> {
+    pub(super) start: Bits<W>,
+    pub(super) targets: Vec<Bits<W>>,
     pub(super) reversed: bool,
     /// Take the first turn with the order halfway round the list.
     pub(super) start_halfway: bool,
@@ -40,9 +40,9 @@ enum Halt {
     Turn,
 }
 
-pub(super) struct Dfs<'a> {
+pub(super) struct Dfs<'a, W: Word> {
     /// The board's jumps.
-    table: JumpTable,
+    table: JumpTable<W>,
     /// Jump orders taking turns; each a permutation of jump indices.
     orders: Vec<Vec<u16>>,
     order: usize,
@@ -51,10 +51,10 @@ pub(super) struct Dfs<'a> {
     turn_ends: u64,
     /// Stop (as if out of time) after this many nodes.
     pub(super) node_limit: u64,
-    targets: &'a [Bits],
+    targets: &'a [Bits<W>],
     goal: u32,
-    canon: Canonicalizer,
-    pub(super) dead: KeySet,
+    canon: Canonicalizer<W>,
+    pub(super) dead: KeySet<Bits<W>>,
     pub(super) nodes: u64,
     path: Vec<u16>,
     pagoda_delta: Vec<[i64; MAX_PAGODA]>,
@@ -68,11 +68,11 @@ pub(super) struct Dfs<'a> {
     began: Instant,
 }
 
-impl<'a> Dfs<'a> {
+impl<'a, W: Word> Dfs<'a, W> {
     #[allow(clippy::too_many_arguments)]
     pub(super) fn new(
         board: &Board,
-        dir: &'a Direction,
+        dir: &'a Direction<W>,
         orders: usize,
         limits: &'a Limits,
         symmetry: bool,
@@ -80,7 +80,7 @@ impl<'a> Dfs<'a> {
         deadline: Option<Instant>,
         stop: &'a AtomicBool,
         progress: &'a (dyn Fn(&Stats) + Sync),
-    ) -> Dfs<'a> {
+    ) -> Dfs<'a, W> {
         let sym = board.symmetries();
         let group = if symmetry {
             sym.stabilizer(&dir.targets)
@@ -109,7 +109,7 @@ impl<'a> Dfs<'a> {
             pagoda_floor[k] = floor(p);
             pagoda_start[k] = p.total(dir.start);
             for (d, j) in pagoda_delta.iter_mut().zip(jumps) {
-                d[k] = p.total(j.apply(j.needs())) - p.total(j.needs());
+                d[k] = p.jump_change(*j);
             }
         }
         Dfs {
@@ -140,7 +140,7 @@ impl<'a> Dfs<'a> {
     /// Searches from `start`, the orders taking turns with doubling node slices. The dead
     /// table is shared (deadness does not depend on the order), so a new turn repeats only
     /// the unfinished path of the last one.
-    pub(super) fn run(&mut self, start: Bits, start_halfway: bool) -> Result<bool, Budget> {
+    pub(super) fn run(&mut self, start: Bits<W>, start_halfway: bool) -> Result<bool, Budget> {
         if start_halfway {
             self.first_order = self.orders.len() / 2;
         }
@@ -178,7 +178,7 @@ impl<'a> Dfs<'a> {
         jumps
     }
 
-    fn visit(&mut self, pos: Bits, totals: &[i64; MAX_PAGODA]) -> Result<bool, Halt> {
+    fn visit(&mut self, pos: Bits<W>, totals: &[i64; MAX_PAGODA]) -> Result<bool, Halt> {
         self.nodes += 1;
         if self.nodes & 0xFFF == 0 {
             self.check_budget()?;
@@ -187,7 +187,7 @@ impl<'a> Dfs<'a> {
             return Ok(self.targets.contains(&pos));
         }
         let key = self.canon.canonical(pos);
-        if self.dead.contains(key.raw()) {
+        if self.dead.contains(key) {
             return Ok(false);
         }
         for k in 0..self.orders[self.order].len() {
@@ -212,7 +212,7 @@ impl<'a> Dfs<'a> {
             self.path.pop();
         }
         // Every child failed: dead for any order.
-        if self.dead.insert(key.raw(), ()).is_err() {
+        if self.dead.insert(key, ()).is_err() {
             return Err(Halt::Budget(Budget::Memory));
         }
         Ok(false)
@@ -252,7 +252,7 @@ impl<'a> Dfs<'a> {
 /// reading order for an arm end). A central finish keeps plain reading order. The others sweep
 /// along the eight compass directions: run times of a depth-first search are heavy-tailed in the
 /// order, and taking turns between orders (sharing the dead table) cuts the tail.
-fn jump_orders(board: &Board, targets: &[Bits], most: usize) -> Vec<Vec<u16>> {
+fn jump_orders<W: Word>(board: &Board, targets: &[Bits<W>], most: usize) -> Vec<Vec<u16>> {
     let finish = targets.iter().fold(Bits::EMPTY, |a, &t| a.union(t));
     let n = finish.count().max(1) as f64;
     let (sr, sc) = finish.iter().fold((0.0, 0.0), |(r, c), h| {

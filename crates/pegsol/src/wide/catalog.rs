@@ -3,8 +3,10 @@
 
 use std::time::Instant;
 
-use super::{solve_wide, WideBoard, WideFinish, WideLimits, WideOutcome, WidePegs};
+use super::{solve_wide, WideFinish, WideLimits, WideOutcome};
 use crate::bitset::Hole;
+use crate::bitset::Pegs;
+use crate::board::Board;
 use crate::error::Result;
 use crate::problem::Reason;
 
@@ -46,8 +48,8 @@ pub struct WideCatalog {
 }
 
 /// The orbits of the holes under the symmetries `group` (indices into the board's list).
-fn orbits(board: &WideBoard, group: &[usize]) -> Vec<Vec<usize>> {
-    let mut seen = WidePegs::EMPTY;
+fn orbits(board: &Board, group: &[usize]) -> Vec<Vec<usize>> {
+    let mut seen = Pegs::EMPTY;
     let mut out = Vec::new();
     for h in 0..board.hole_count() {
         if seen.contains(Hole::at(h)) {
@@ -57,7 +59,8 @@ fn orbits(board: &WideBoard, group: &[usize]) -> Vec<Vec<usize>> {
             .iter()
             .map(|&g| {
                 board
-                    .apply_symmetry(g, WidePegs::single(Hole::at(h)))
+                    .symmetries()
+                    .apply(g, Pegs::single(Hole::at(h)))
                     .iter()
                     .next()
                     .map_or(h, Hole::index)
@@ -74,9 +77,9 @@ fn orbits(board: &WideBoard, group: &[usize]) -> Vec<Vec<usize>> {
 }
 
 /// The symmetries that map `set` onto itself.
-fn stabilizer(board: &WideBoard, set: WidePegs) -> Vec<usize> {
-    (0..board.symmetry_count())
-        .filter(|&g| board.apply_symmetry(g, set) == set)
+fn stabilizer(board: &Board, set: Pegs) -> Vec<usize> {
+    (0..board.symmetries().len())
+        .filter(|&g| board.symmetries().apply(g, set) == set)
         .collect()
 }
 
@@ -84,8 +87,8 @@ fn stabilizer(board: &WideBoard, set: WidePegs) -> Vec<usize> {
 /// under the symmetries that keep the start (holes of another position class are refuted by
 /// the class test at no cost). `each` is called after every problem with (done, total).
 pub fn ends_wide(
-    board: &WideBoard,
-    start: WidePegs,
+    board: &Board,
+    start: Pegs,
     limits: &WideLimits,
     each: &dyn Fn(usize, usize),
 ) -> Result<Vec<WideEntry>> {
@@ -103,7 +106,7 @@ pub fn ends_wide(
         let report = solve_wide(
             board,
             start,
-            &WideFinish::Exactly(WidePegs::single(Hole::at(finish))),
+            &WideFinish::Exactly(Pegs::single(Hole::at(finish))),
             limits,
         )?;
         entries.push(WideEntry {
@@ -124,12 +127,12 @@ pub fn ends_wide(
 /// hole (`single`) or one peg anywhere. `each` is called after every problem with (done,
 /// total so far known).
 pub fn catalog_wide(
-    board: &WideBoard,
+    board: &Board,
     single: bool,
     limits: &WideLimits,
     each: &dyn Fn(usize, usize),
 ) -> Result<WideCatalog> {
-    let all: Vec<usize> = (0..board.symmetry_count()).collect();
+    let all: Vec<usize> = (0..board.symmetries().len()).collect();
     let vacancies: Vec<WideVacancy> = orbits(board, &all)
         .into_iter()
         .map(|members| WideVacancy {
@@ -194,7 +197,7 @@ mod tests {
     #[test]
     fn the_wide_catalog_of_the_15_hole_triangle_matches_the_narrow_one() {
         // 15 holes fit one word: both catalogs run, and must agree pair for pair.
-        let wide = WideBoard::builtin("triangle:5").unwrap();
+        let wide = Board::builtin("triangle:5").unwrap();
         let c = catalog_wide(&wide, true, &WideLimits::default(), &|_, _| {}).unwrap();
         let narrow = std::sync::Arc::new(crate::Board::builtin("triangle:5").unwrap());
         let n = crate::catalog::catalog(
@@ -216,10 +219,7 @@ mod tests {
         for e in &c.entries {
             if let WideOutcome::Solved { jumps, finish } = &e.outcome {
                 let start = wide.holes().without(Hole::at(e.empty));
-                assert_eq!(
-                    super::super::replay_wide(&wide, start, jumps).unwrap(),
-                    *finish
-                );
+                assert_eq!(crate::replay::replay(&wide, start, jumps).unwrap(), *finish);
                 assert_eq!(finish.iter().next().map(Hole::index), e.finish);
             }
         }

@@ -21,8 +21,9 @@ use rayon::prelude::*;
 use super::solve::{finish_targets, WideFinish};
 use super::spill::{self, Record, Stored};
 use super::tables::{stabilizer, Build, Canon, Tables};
-use super::{WideBoard, WidePegs};
 use crate::bitset::Bits;
+use crate::bitset::Pegs;
+use crate::board::Board;
 use crate::count::{Count, CountError, CountOptions, Level};
 use crate::error::Result;
 use crate::spill::SpillDir;
@@ -35,7 +36,7 @@ pub struct WideCount {
     pub count: Count,
     /// Every finish position reached, in increasing order, with the jump sequences from the
     /// start to it (they sum to `count.solutions`).
-    pub finishes: Vec<(WidePegs, u128)>,
+    pub finishes: Vec<(Pegs, u128)>,
 }
 
 /// Counts the whole game from `start` on a wide board, with `finish` for the solutions and
@@ -47,10 +48,10 @@ pub struct WideCount {
 /// each level's forward figures as it is finished.
 ///
 /// ```
-/// use pegsol::{count_wide, Hole, WideBoard, WideFinish};
+/// use pegsol::{count_wide, Hole, Board, WideFinish};
 /// use pegsol::count::CountOptions;
-/// let board = WideBoard::builtin("triangle:5")?;
-/// let start = board.holes().without(Hole::at(board.hole("a1")?));
+/// let board = Board::builtin("triangle:5")?;
+/// let start = board.holes().without(board.hole("a1")?);
 /// let c = count_wide(&board, start, &WideFinish::Pegs(1), &CountOptions::default(), &|_| {})?
 ///     .expect("it fits");
 /// // The 15-hole triangle from its apex: 29,760 solutions (Bell).
@@ -64,8 +65,8 @@ pub struct WideCount {
 /// inner one: a budget ran out ([`CountError::Memory`], [`CountError::Timeout`]) or a count
 /// passed `u128` ([`CountError::Overflow`]).
 pub fn count_wide(
-    board: &WideBoard,
-    start: WidePegs,
+    board: &Board,
+    start: Pegs,
     finish: &WideFinish,
     options: &CountOptions,
     progress: &(dyn Fn(&Level) + Sync),
@@ -100,12 +101,7 @@ struct Counter<'o, const W: usize> {
 }
 
 impl<'o, const W: usize> Counter<'o, W> {
-    fn new(
-        board: &WideBoard,
-        group: &[usize],
-        finish: &WideFinish,
-        options: &'o CountOptions,
-    ) -> Self {
+    fn new(board: &Board, group: &[usize], finish: &WideFinish, options: &'o CountOptions) -> Self {
         Counter {
             tables: Tables::new(board),
             canon: Canon::new(board, group),
@@ -139,7 +135,7 @@ impl<'o, const W: usize> Counter<'o, W> {
 
     fn run(
         &self,
-        start: WidePegs,
+        start: Pegs,
         progress: &(dyn Fn(&Level) + Sync),
     ) -> std::result::Result<WideCount, CountError> {
         let entry = std::mem::size_of::<Record<W>>();
@@ -155,7 +151,7 @@ impl<'o, const W: usize> Counter<'o, W> {
             symmetries: self.canon.order(),
             ..Count::default()
         };
-        let mut finishes: Vec<(WidePegs, u128)> = Vec::new();
+        let mut finishes: Vec<(Pegs, u128)> = Vec::new();
         loop {
             let jumps = levels.len() as u32;
             let level = stored.last().expect("level 0 is stored");
@@ -372,22 +368,22 @@ mod tests {
                 None => Board::builtin(name).unwrap(),
             };
             let wide = match picture {
-                Some(p) => WideBoard::parse(name, p).unwrap(),
-                None => WideBoard::builtin(name).unwrap(),
+                Some(p) => Board::parse(name, p).unwrap(),
+                None => Board::builtin(name).unwrap(),
             };
             for e in 0..wide.hole_count() {
                 let start = wide.holes().without(Hole::at(e));
                 let hole = crate::Hole::new(e).unwrap();
-                let nstart = narrow.holes().without(hole);
+                let nstart: Bits = narrow.holes().without(hole);
                 for (finish, nfinish) in [
                     (WideFinish::Pegs(1), Finish::AnyOne),
                     (
-                        WideFinish::Exactly(WidePegs::single(Hole::at(e))),
+                        WideFinish::Exactly(Pegs::single(Hole::at(e))),
                         Finish::Holes(hole.bit()),
                     ),
                     (WideFinish::Pegs(2), Finish::Pegs(2)),
                 ] {
-                    let problem = Problem::new(&narrow, nstart, nfinish).unwrap();
+                    let problem = Problem::new(&narrow, nstart.resize(), nfinish).unwrap();
                     let n = crate::count::count(&problem, usize::MAX, &|_| {}).unwrap();
                     let w = count_wide(&wide, start, &finish, &CountOptions::default(), &|_| {})
                         .unwrap()
@@ -418,8 +414,10 @@ mod tests {
 
     #[test]
     fn budgets_end_the_count() {
-        let board = WideBoard::builtin("triangle:11").unwrap();
-        let start = board.holes().without(Hole::at(board.hole("a1").unwrap()));
+        let board = Board::builtin("triangle:11").unwrap();
+        let start = board
+            .holes()
+            .without(Hole::at((board.hole("a1").unwrap()).index()));
         let tight = CountOptions {
             max_memory: 1 << 20,
             ..CountOptions::default()
@@ -440,7 +438,7 @@ mod tests {
     /// 9x9 square, to two pegs: 81 holes, two words a position.)
     #[test]
     fn a_count_past_its_memory_spills_to_disk_and_agrees() {
-        let board = WideBoard::builtin("rect:9x9").unwrap();
+        let board = Board::builtin("rect:9x9").unwrap();
         let block = board
             .hole_set("c3,d3,e3,f3,c4,e4,f4,c5,d5,e5,f5,c6,d6,e6,f6")
             .unwrap();

@@ -11,7 +11,7 @@
 //! `a + b + 1` moves. When a budget runs out, `a + b + 1` is still a proven lower bound.
 //!
 //! The solution is rebuilt from the level tables, replayed by the coordinate checker
-//! [`replay_wide`](super::replay_wide) and its moves recounted before it is returned.
+//! [`replay`](super::replay) and its moves recounted before it is returned.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -21,22 +21,25 @@ use rayon::prelude::*;
 
 use super::solve::{finish_targets, WideFinish, WideLimits};
 use super::tables::{stabilizer, Build, Canon, Tables};
-use super::{replay_wide, WideBoard, WideJump, WidePegs};
-use crate::bitset::{Bits, Hole};
+use crate::bitset::Bits;
+use crate::bitset::Pegs;
+use crate::board::Board;
 use crate::error::{Error, Result};
+use crate::jumps::Jump;
 use crate::problem::Budget;
+use crate::replay::replay;
 
 /// A solution with its start, found by [`fewest_moves_wide`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WideMoves {
     /// The starting position (one of the starts asked for).
-    pub start: WidePegs,
+    pub start: Pegs,
     /// The jumps in order.
-    pub jumps: Vec<WideJump>,
+    pub jumps: Vec<Jump>,
     /// Moves: jumps not continuing the previous jump's peg.
     pub moves: u32,
     /// The final position (one of the finishes).
-    pub finish: WidePegs,
+    pub finish: Pegs,
 }
 
 /// The answer of [`fewest_moves_wide`].
@@ -91,7 +94,7 @@ pub struct WideMovesProgress {
 /// The number of moves in a line of jumps: a jump that starts where the previous one landed
 /// continues its move.
 #[must_use]
-pub fn wide_move_count(jumps: &[WideJump]) -> u32 {
+pub fn wide_move_count(jumps: &[Jump]) -> u32 {
     let mut moves = 0;
     let mut last = None;
     for j in jumps {
@@ -108,9 +111,9 @@ pub fn wide_move_count(jumps: &[WideJump]) -> u32 {
 /// as the finish, this is the board's basic game (OEIS A127500 on triangles).
 ///
 /// ```
-/// use pegsol::{fewest_moves_wide, Hole, WideBoard, WideFinish, WideLimits, WideMovesOutcome};
-/// let board = WideBoard::builtin("triangle:5")?;
-/// let start = board.holes().without(Hole::at(board.hole("a1")?));
+/// use pegsol::{fewest_moves_wide, Hole, Board, WideFinish, WideLimits, WideMovesOutcome};
+/// let board = Board::builtin("triangle:5")?;
+/// let start = board.holes().without(board.hole("a1")?);
 /// let report =
 ///     fewest_moves_wide(&board, &[start], &WideFinish::Pegs(1), &WideLimits::default(), &|_| {})?;
 /// let WideMovesOutcome::Optimal(s) = report.outcome else { panic!("solvable") };
@@ -124,8 +127,8 @@ pub fn wide_move_count(jumps: &[WideJump]) -> u32 {
 /// a start, a finish of `k` pegs anywhere standing for too many positions, or a solution that
 /// fails its independent check (a bug, [`Error::Internal`]).
 pub fn fewest_moves_wide(
-    board: &WideBoard,
-    starts: &[WidePegs],
+    board: &Board,
+    starts: &[Pegs],
     finish: &WideFinish,
     limits: &WideLimits,
     progress: &(dyn Fn(&WideMovesProgress) + Sync),
@@ -141,14 +144,19 @@ pub fn fewest_moves_wide(
     targets.sort_unstable();
     targets.dedup();
     // A jump keeps the position class: each start can reach only finishes of its own class.
-    let start_classes: Vec<Vec<bool>> = starts.iter().map(|&s| board.class_of(s)).collect();
-    targets.retain(|&t| start_classes.contains(&board.class_of(t)));
-    let mut starts: Vec<WidePegs> = starts
+    let start_classes: Vec<crate::Class> = starts
+        .iter()
+        .map(|&s| board.classes().class_of(s))
+        .collect();
+    targets.retain(|&t| start_classes.contains(&board.classes().class_of(t)));
+    let mut starts: Vec<Pegs> = starts
         .iter()
         .copied()
         .filter(|&s| {
-            let class = board.class_of(s);
-            targets.iter().any(|&t| board.class_of(t) == class)
+            let class = board.classes().class_of(s);
+            targets
+                .iter()
+                .any(|&t| board.classes().class_of(t) == class)
         })
         .collect();
     starts.sort_unstable();
@@ -164,7 +172,7 @@ pub fn fewest_moves_wide(
     report.millis = began.elapsed().as_millis() as u64;
     if let WideMovesOutcome::Optimal(s) = &report.outcome {
         // The independent check: replay by coordinates, land on a finish, recount the moves.
-        let end = replay_wide(board, s.start, &s.jumps)?;
+        let end = replay(board, s.start, &s.jumps)?;
         let ok = end == s.finish
             && targets.contains(&end)
             && starts.contains(&s.start)
@@ -304,7 +312,7 @@ struct Meet<'p, const W: usize> {
 
 impl<'p, const W: usize> Meet<'p, W> {
     fn new(
-        board: &WideBoard,
+        board: &Board,
         group: &[usize],
         limits: &WideLimits,
         began: Instant,
@@ -330,15 +338,15 @@ impl<'p, const W: usize> Meet<'p, W> {
         let t = &self.tables;
         let j = t.jumps[k as usize];
         match way {
-            Way::Forward => (t.needs[k as usize].is_subset(q)
-                && !q.contains(Hole::at(j.to()))
-                && q.count() > self.pegs.0)
-                .then(|| (q.xor(t.flips[k as usize]), j.to())),
+            Way::Forward => {
+                (t.needs[k as usize].is_subset(q) && !q.contains(j.to()) && q.count() > self.pegs.0)
+                    .then(|| (q.xor(t.flips[k as usize]), j.to().index()))
+            }
             // Undo: the peg on `to` goes back to `from` and the jumped peg returns.
-            Way::Backward => (q.contains(Hole::at(j.to()))
+            Way::Backward => (q.contains(j.to())
                 && t.needs[k as usize].is_disjoint(q)
                 && q.count() < self.pegs.1)
-                .then(|| (q.xor(t.flips[k as usize]), j.from())),
+                .then(|| (q.xor(t.flips[k as usize]), j.from().index())),
         }
     }
 
@@ -440,7 +448,7 @@ impl<'p, const W: usize> Meet<'p, W> {
         }
     }
 
-    fn run(mut self, starts: &[WidePegs], targets: &[WidePegs]) -> Result<WideMovesReport> {
+    fn run(mut self, starts: &[Pegs], targets: &[Pegs]) -> Result<WideMovesReport> {
         let starts: Vec<Bits<[u64; W]>> = starts.iter().map(|s| s.resize()).collect();
         let targets: Vec<Bits<[u64; W]>> = targets.iter().map(|s| s.resize()).collect();
         self.pegs = (
@@ -713,8 +721,8 @@ impl<'p, const W: usize> Meet<'p, W> {
 ///
 /// As [`fewest_moves_wide`].
 pub fn few_moves_wide(
-    board: &WideBoard,
-    starts: &[WidePegs],
+    board: &Board,
+    starts: &[Pegs],
     finish: &WideFinish,
     limits: &WideLimits,
 ) -> Result<Option<WideMoves>> {
@@ -733,7 +741,7 @@ pub fn few_moves_wide(
         _ => Meet::<4>::new(board, &group, limits, began, &|_| {}).beam(starts, &targets),
     };
     if let Some(s) = &found {
-        let end = replay_wide(board, s.start, &s.jumps)?;
+        let end = replay(board, s.start, &s.jumps)?;
         if end != s.finish || !targets.contains(&end) || wide_move_count(&s.jumps) != s.moves {
             return Err(Error::Internal(
                 "a wide line of few moves failed its replay",
@@ -773,7 +781,7 @@ impl<const W: usize> Meet<'_, W> {
         }
     }
 
-    fn beam(&mut self, starts: &[WidePegs], targets: &[WidePegs]) -> Option<WideMoves> {
+    fn beam(&mut self, starts: &[Pegs], targets: &[Pegs]) -> Option<WideMoves> {
         let targets: std::collections::HashSet<Bits<[u64; W]>> =
             targets.iter().map(|s| s.resize()).collect();
         let starts: Vec<Bits<[u64; W]>> = starts.iter().map(|s| s.resize()).collect();
@@ -860,8 +868,7 @@ impl<const W: usize> Meet<'_, W> {
                         }
                         let line: Vec<u32> = moves.into_iter().rev().flatten().collect();
                         let count = levels.len() as u32;
-                        let jumps: Vec<WideJump> =
-                            line.iter().map(|&k| t.jumps[k as usize]).collect();
+                        let jumps: Vec<Jump> = line.iter().map(|&k| t.jumps[k as usize]).collect();
                         return (
                             Some(WideMoves {
                                 start: start.resize(),
@@ -913,7 +920,7 @@ impl<const W: usize> Meet<'_, W> {
 mod tests {
     use super::*;
     use crate::fewest::{fewest_moves_meeting, single_vacancies, MeetOutcome};
-    use crate::{Board, Finish, Limits, Problem};
+    use crate::{Board, Finish, Hole, Limits, Problem};
 
     /// The wide meeting agrees with the one-word meeting, move for move, on every
     /// single-vacancy problem of small boards of each lattice, and on the basic games.
@@ -930,20 +937,20 @@ mod tests {
                 None => Board::builtin(name).unwrap(),
             };
             let wide = match picture {
-                Some(p) => WideBoard::parse(name, p).unwrap(),
-                None => WideBoard::builtin(name).unwrap(),
+                Some(p) => Board::parse(name, p).unwrap(),
+                None => Board::builtin(name).unwrap(),
             };
             for e in 0..wide.hole_count() {
                 let start = wide.holes().without(Hole::at(e));
-                let nstart = narrow.holes().without(crate::Hole::new(e).unwrap());
+                let nstart: Bits = narrow.holes().without(crate::Hole::new(e).unwrap());
                 for (finish, nfinish) in [
                     (WideFinish::Pegs(1), Finish::AnyOne),
                     (
-                        WideFinish::Exactly(WidePegs::single(Hole::at(e))),
+                        WideFinish::Exactly(Pegs::single(Hole::at(e))),
                         Finish::Holes(crate::Hole::new(e).unwrap().bit()),
                     ),
                 ] {
-                    let problem = Problem::new(&narrow, nstart, nfinish).unwrap();
+                    let problem = Problem::new(&narrow, nstart.resize(), nfinish).unwrap();
                     let expected = match fewest_moves_meeting(&problem, &Limits::default())
                         .unwrap()
                         .outcome
@@ -968,7 +975,7 @@ mod tests {
                     assert_eq!(got, expected, "{name} vacancy {e} {finish:?}");
                 }
             }
-            let starts: Vec<WidePegs> = (0..wide.hole_count())
+            let starts: Vec<Pegs> = (0..wide.hole_count())
                 .map(|h| wide.holes().without(Hole::at(h)))
                 .collect();
             let basic =
@@ -996,8 +1003,8 @@ mod tests {
 
     #[test]
     fn a_budget_leaves_a_proven_lower_bound() {
-        let board = WideBoard::builtin("triangle:11").unwrap();
-        let start = board.holes().without(Hole::at(board.hole("a1").unwrap()));
+        let board = Board::builtin("triangle:11").unwrap();
+        let start = board.holes().without(board.hole("a1").unwrap());
         let limits = WideLimits {
             timeout: None,
             max_memory: 4 << 20,
@@ -1015,8 +1022,8 @@ mod tests {
     #[test]
     fn the_beam_over_moves_finds_real_lines() {
         for (n, optimum) in [(5, 9), (6, 9), (7, 12)] {
-            let board = WideBoard::builtin(&format!("triangle:{n}")).unwrap();
-            let starts: Vec<WidePegs> = (0..board.hole_count())
+            let board = Board::builtin(&format!("triangle:{n}")).unwrap();
+            let starts: Vec<Pegs> = (0..board.hole_count())
                 .map(|h| board.holes().without(Hole::at(h)))
                 .collect();
             let limits = WideLimits {
@@ -1028,7 +1035,7 @@ mod tests {
                 .expect("a line");
             assert!(s.moves >= optimum, "side {n}: {} moves", s.moves);
             assert!(s.moves <= optimum + 1, "side {n}: {} moves", s.moves);
-            assert_eq!(replay_wide(&board, s.start, &s.jumps).unwrap().count(), 1);
+            assert_eq!(replay(&board, s.start, &s.jumps).unwrap().count(), 1);
         }
     }
 
@@ -1038,8 +1045,8 @@ mod tests {
     #[ignore = "a minute a side; run with --ignored"]
     fn the_beam_does_not_beat_the_published_minima() {
         for (n, minimum) in [(9, 16), (10, 18)] {
-            let board = WideBoard::builtin(&format!("triangle:{n}")).unwrap();
-            let starts: Vec<WidePegs> = (0..board.hole_count())
+            let board = Board::builtin(&format!("triangle:{n}")).unwrap();
+            let starts: Vec<Pegs> = (0..board.hole_count())
                 .map(|h| board.holes().without(Hole::at(h)))
                 .collect();
             let limits = WideLimits {
@@ -1056,7 +1063,7 @@ mod tests {
 
     #[test]
     fn counts_moves_by_chains() {
-        let j = |from, over, to| WideJump { from, over, to };
+        let j = |from, over, to| Jump::new(Hole::at(from), Hole::at(over), Hole::at(to));
         assert_eq!(wide_move_count(&[]), 0);
         assert_eq!(wide_move_count(&[j(0, 1, 2), j(2, 3, 4), j(9, 8, 7)]), 2);
     }

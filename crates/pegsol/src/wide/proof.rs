@@ -1,11 +1,13 @@
 //! Impossibility proofs on boards of up to 256 holes: the position-class and pagoda-function
-//! arguments of [`crate::check`], on [`WidePegs`]. (The search certificate, a closed set of
+//! arguments of [`crate::check`], on [`Pegs`]. (The search certificate, a closed set of
 //! positions, is made by the 64-hole engines only.)
 
 use crate::bitset::Hole;
 use crate::pagoda::Pagoda;
 
-use super::{WideBoard, WideFinish, WidePegs};
+use super::WideFinish;
+use crate::bitset::Pegs;
+use crate::board::Board;
 
 /// A proof that a wide problem has no solution.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -14,12 +16,12 @@ pub enum WideCertificate {
     /// finish have different parities.
     Class {
         /// The invariant sets used: each meets every jump in 0 or 2 holes.
-        sets: Vec<WidePegs>,
+        sets: Vec<Pegs>,
         /// Pegs of the start on each set.
         start_counts: Vec<u32>,
         /// For each finish: the finish, the index of the set that separates it, and its pegs
         /// on that set.
-        finishes: Vec<(WidePegs, usize, u32)>,
+        finishes: Vec<(Pegs, usize, u32)>,
     },
     /// A pagoda function whose start total is below every finish's total.
     Pagoda {
@@ -47,7 +49,7 @@ impl WideCertificate {
     /// peg), or the weights satisfy every jump and the totals are as claimed, the start's
     /// below the finishes' least.
     #[must_use]
-    pub fn verify(&self, board: &WideBoard, start: WidePegs, finish: &WideFinish) -> bool {
+    pub fn verify(&self, board: &Board, start: Pegs, finish: &WideFinish) -> bool {
         match self {
             WideCertificate::Class {
                 sets,
@@ -61,7 +63,7 @@ impl WideCertificate {
                     board.jumps().iter().all(|j| {
                         [j.from(), j.over(), j.to()]
                             .iter()
-                            .filter(|&&h| s.contains(Hole::at(h)))
+                            .filter(|&&h| s.contains(Hole::at(h.index())))
                             .count()
                             % 2
                             == 0
@@ -88,8 +90,8 @@ impl WideCertificate {
                 finish_total,
             } => {
                 pagoda.weights().len() == board.hole_count()
-                    && pagoda.broken_wide_jump(board).is_none()
-                    && pagoda.total_wide(start) == *start_total
+                    && pagoda.broken_jump(board).is_none()
+                    && pagoda.total(start) == *start_total
                     && pagoda.floor_wide(board, finish) == Some(*finish_total)
                     && start_total < finish_total
             }
@@ -99,12 +101,12 @@ impl WideCertificate {
 
 /// The finishes one by one, when there are few enough to list: one position, or every hole
 /// for any one peg.
-fn listed(board: &WideBoard, finish: &WideFinish) -> Option<Vec<WidePegs>> {
+fn listed(board: &Board, finish: &WideFinish) -> Option<Vec<Pegs>> {
     match finish {
         WideFinish::Exactly(f) => Some(vec![*f]),
         WideFinish::Pegs(1) => Some(
             (0..board.hole_count())
-                .map(|h| WidePegs::single(Hole::at(h)))
+                .map(|h| Pegs::single(Hole::at(h)))
                 .collect(),
         ),
         WideFinish::Pegs(_) => None,
@@ -116,27 +118,23 @@ fn listed(board: &WideBoard, finish: &WideFinish) -> Option<Vec<WidePegs>> {
 /// neither refutes it (which does not mean it is solvable).
 ///
 /// ```
-/// use pegsol::{refute_wide, Hole, WideBoard, WideFinish, WidePegs};
-/// let board = WideBoard::builtin("rect:9x9")?;
+/// use pegsol::{refute_wide, Hole, Board, WideFinish, Pegs};
+/// let board = Board::builtin("rect:9x9")?;
 /// // Two pegs in a corner make one peg on c1, never one on i7 (the same class, far away).
 /// let start = board.hole_set("a1,b1")?;
-/// let far = WideFinish::Exactly(WidePegs::single(Hole::at(board.hole("i7")?)));
+/// let far = WideFinish::Exactly(Pegs::single(board.hole("i7")?));
 /// let proof = refute_wide(&board, start, &far).unwrap();
 /// assert_eq!(proof.kind(), "pagoda");
 /// assert!(proof.verify(&board, start, &far));
 /// # Ok::<(), pegsol::Error>(())
 /// ```
 #[must_use]
-pub fn refute_wide(
-    board: &WideBoard,
-    start: WidePegs,
-    finish: &WideFinish,
-) -> Option<WideCertificate> {
+pub fn refute_wide(board: &Board, start: Pegs, finish: &WideFinish) -> Option<WideCertificate> {
     if let Some(c) = class_refutation(board, start, finish) {
         return Some(c);
     }
     let pagoda = Pagoda::refuting_wide(board, start, finish)?;
-    let start_total = pagoda.total_wide(start);
+    let start_total = pagoda.total(start);
     let finish_total = pagoda.floor_wide(board, finish)?;
     (start_total < finish_total).then_some(WideCertificate::Pagoda {
         pagoda,
@@ -145,13 +143,9 @@ pub fn refute_wide(
     })
 }
 
-fn class_refutation(
-    board: &WideBoard,
-    start: WidePegs,
-    finish: &WideFinish,
-) -> Option<WideCertificate> {
-    let sets = board.class_sets();
-    let odd = |s: WidePegs, p: WidePegs| s.intersect(p).count() % 2 == 1;
+fn class_refutation(board: &Board, start: Pegs, finish: &WideFinish) -> Option<WideCertificate> {
+    let sets = board.classes().functionals();
+    let odd = |s: Pegs, p: Pegs| s.intersect(p).count() % 2 == 1;
     let mut used: Vec<usize> = Vec::new();
     let mut separated = Vec::new();
     for f in listed(board, finish)? {
@@ -162,7 +156,7 @@ fn class_refutation(
         });
         separated.push((f, at, sets[k].intersect(f).count()));
     }
-    let kept: Vec<WidePegs> = used.iter().map(|&k| sets[k]).collect();
+    let kept: Vec<Pegs> = used.iter().map(|&k| sets[k]).collect();
     Some(WideCertificate::Class {
         start_counts: kept.iter().map(|s| s.intersect(start).count()).collect(),
         finishes: separated,
@@ -182,21 +176,20 @@ mod tests {
     fn wide_refutations_agree_with_the_narrow_ones() {
         for name in ["rect:4x4", "triangle:5", "rect:1x7", "hexagon:3"] {
             let narrow = Board::builtin(name).unwrap();
-            let wide = WideBoard::from_shape(&Shape::builtin(name).unwrap()).unwrap();
+            let wide = Board::from_shape(&Shape::builtin(name).unwrap()).unwrap();
             let n = wide.hole_count();
             for a in 0..n {
                 for b in (a + 1)..n {
-                    let start = WidePegs::single(Hole::at(a)).with(Hole::at(b));
-                    let nstart = narrow
-                        .holes()
-                        .iter()
+                    let start = Pegs::single(Hole::at(a)).with(Hole::at(b));
+                    let nstart: crate::Bits = narrow
+                        .each_hole()
                         .nth(a)
                         .unwrap()
                         .bit()
-                        .union(narrow.holes().iter().nth(b).unwrap().bit());
+                        .union(narrow.each_hole().nth(b).unwrap().bit());
                     for t in 0..n {
-                        let finish = WideFinish::Exactly(WidePegs::single(Hole::at(t)));
-                        let nfinish = narrow.holes().iter().nth(t).unwrap().bit();
+                        let finish = WideFinish::Exactly(Pegs::single(Hole::at(t)));
+                        let nfinish: crate::Bits = narrow.each_hole().nth(t).unwrap().bit();
                         let w = refute_wide(&wide, start, &finish);
                         if let Some(c) = &w {
                             assert!(c.verify(&wide, start, &finish), "{name} {a} {b} {t}");
@@ -221,9 +214,9 @@ mod tests {
 
     #[test]
     fn a_tampered_certificate_fails_its_recheck() {
-        let board = WideBoard::builtin("rect:9x9").unwrap();
+        let board = Board::builtin("rect:9x9").unwrap();
         let start = board.hole_set("a1,b1").unwrap();
-        let far = WideFinish::Exactly(WidePegs::single(Hole::at(board.hole("i7").unwrap())));
+        let far = WideFinish::Exactly(Pegs::single(Hole::at((board.hole("i7").unwrap()).index())));
         let Some(WideCertificate::Pagoda {
             pagoda,
             start_total,
@@ -240,11 +233,11 @@ mod tests {
         assert!(claim(start_total, finish_total).verify(&board, start, &far));
         assert!(!claim(start_total + 1, finish_total).verify(&board, start, &far));
         // The solvable finish c1 is neither refuted nor refutable by these weights.
-        let near = WideFinish::Exactly(WidePegs::single(Hole::at(board.hole("c1").unwrap())));
+        let near = WideFinish::Exactly(Pegs::single(Hole::at((board.hole("c1").unwrap()).index())));
         assert!(refute_wide(&board, start, &near).is_none());
         assert!(!claim(
             start_total,
-            pagoda.total_wide(WidePegs::single(Hole::at(board.hole("c1").unwrap())))
+            pagoda.total(Pegs::single(Hole::at((board.hole("c1").unwrap()).index())))
         )
         .verify(&board, start, &near));
     }
@@ -256,15 +249,13 @@ mod tests {
         let mut seen = [0usize; 2];
         for name in ["rect:4x4", "triangle:5", "rect:2x6"] {
             let narrow = Board::builtin(name).unwrap();
-            let wide = WideBoard::from_shape(&Shape::builtin(name).unwrap()).unwrap();
-            let holes: Vec<_> = narrow.holes().iter().collect();
+            let wide = Board::from_shape(&Shape::builtin(name).unwrap()).unwrap();
+            let holes: Vec<_> = narrow.each_hole().collect();
             let n = holes.len();
             // Starts of four to six pegs, picked by a fixed stride.
             for seed in 0..40usize {
                 let picks: Vec<usize> = (0..4 + seed % 3).map(|i| (seed * 7 + i * 5) % n).collect();
-                let start = picks
-                    .iter()
-                    .fold(WidePegs::EMPTY, |s, &i| s.with(Hole::at(i)));
+                let start = picks.iter().fold(Pegs::EMPTY, |s, &i| s.with(Hole::at(i)));
                 let nstart = picks
                     .iter()
                     .fold(crate::Bits::EMPTY, |s, &i| s.with(holes[i]));
@@ -289,7 +280,7 @@ mod tests {
                     let finish = WideFinish::Pegs(k);
                     let w = Pagoda::refuting_wide(&wide, start, &finish);
                     if let Some(p) = &w {
-                        assert!(p.total_wide(start) < p.floor_wide(&wide, &finish).unwrap());
+                        assert!(p.total(start) < p.floor_wide(&wide, &finish).unwrap());
                     }
                     let listed = Pagoda::refuting(&narrow, nstart, &all);
                     assert_eq!(w.is_some(), listed.is_some(), "{name} {picks:?} k={k}");
@@ -306,9 +297,10 @@ mod tests {
     #[test]
     fn odd_denominators_are_made_exact() {
         let picture = "lattice: diagonal\ncolumns: exact\n...... ..\n.........\n... .....\n....... .\n ........\n..oo ....\n........\n. .......\n..... ...\n";
-        let board = WideBoard::parse("irregular", picture).unwrap();
+        let board = Board::parse("irregular", picture).unwrap();
         let start = board.start().unwrap();
-        let finish = WideFinish::Exactly(WidePegs::single(Hole::at(board.hole("i9").unwrap())));
+        let finish =
+            WideFinish::Exactly(Pegs::single(Hole::at((board.hole("i9").unwrap()).index())));
         let proof = refute_wide(&board, start, &finish).expect("a pagoda function exists");
         assert_eq!(proof.kind(), "pagoda");
         assert!(proof.verify(&board, start, &finish));

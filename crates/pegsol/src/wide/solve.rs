@@ -16,16 +16,18 @@
 //!
 //! Invariants: a jump removes one peg and keeps the position class, so a finish of another
 //! class or with more pegs is refuted at once; every line returned is the start with each
-//! jump played in turn, and callers replay it with [`replay_wide`](super::replay_wide).
+//! jump played in turn, and callers replay it with [`replay`](super::replay).
 
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use super::tables::{stabilizer, Build, Canon, Tables};
-use super::{WideBoard, WideJump, WidePegs};
+use crate::bitset::Pegs;
 use crate::bitset::{Bits, Hole};
+use crate::board::Board;
 use crate::error::{Error, Result};
+use crate::jumps::Jump;
 use crate::problem::{finishes_within_limit, Budget, Reason};
 
 /// What a wide problem must end with.
@@ -34,7 +36,7 @@ pub enum WideFinish {
     /// This many pegs, anywhere.
     Pegs(usize),
     /// Pegs on exactly these holes.
-    Exactly(WidePegs),
+    Exactly(Pegs),
 }
 
 impl WideFinish {
@@ -44,7 +46,7 @@ impl WideFinish {
     /// # Errors
     ///
     /// [`Error::NoSuchHole`], [`Error::EmptyFinish`] or [`Error::FinishTooLarge`].
-    pub fn check(&self, board: &WideBoard, start: WidePegs) -> Result<()> {
+    pub fn check(&self, board: &Board, start: Pegs) -> Result<()> {
         finish_targets(board, start, self, false).map(|_| ())
     }
 }
@@ -73,9 +75,9 @@ pub enum WideOutcome {
     /// A line of play, and the position it ends on.
     Solved {
         /// The jumps, in order.
-        jumps: Vec<WideJump>,
+        jumps: Vec<Jump>,
         /// The final position.
-        finish: WidePegs,
+        finish: Pegs,
     },
     /// No line of play reaches the finish.
     Impossible(Reason),
@@ -103,8 +105,8 @@ pub struct WideReport {
 /// Errors: a start or finish off the board, an empty finish, or a finish with more pegs
 /// than the start.
 pub fn solve_wide(
-    board: &WideBoard,
-    start: WidePegs,
+    board: &Board,
+    start: Pegs,
     finish: &WideFinish,
     limits: &WideLimits,
 ) -> Result<WideReport> {
@@ -113,8 +115,8 @@ pub fn solve_wide(
 
 /// [`solve_wide`], stopping early (as undecided on time) when `stop` is set.
 pub fn solve_wide_with(
-    board: &WideBoard,
-    start: WidePegs,
+    board: &Board,
+    start: Pegs,
     finish: &WideFinish,
     limits: &WideLimits,
     stop: &AtomicBool,
@@ -133,18 +135,20 @@ pub fn solve_wide_with(
         words: board.words(),
     };
     // The class test: a jump keeps the class, so the finish must share the start's.
-    let class = board.class_of(start);
-    let targets: Vec<WidePegs> = match finish {
+    let class = board.classes().class_of(start);
+    let targets: Vec<Pegs> = match finish {
         WideFinish::Pegs(1) => listed
             .into_iter()
-            .filter(|&t| board.class_of(t) == class)
+            .filter(|&t| board.classes().class_of(t) == class)
             .collect(),
         _ => listed,
     };
     let refuted = match finish {
         // Any k > 1 pegs: not listed, so not refuted here.
         WideFinish::Pegs(k) if *k > 1 => false,
-        _ => targets.iter().all(|&t| board.class_of(t) != class),
+        _ => targets
+            .iter()
+            .all(|&t| board.classes().class_of(t) != class),
     };
     if refuted {
         return Ok(report(WideOutcome::Impossible(Reason::Class), "class", 0));
@@ -163,12 +167,12 @@ pub fn solve_wide_with(
 /// `k`-subset when `list_any` is set (at most [`MAX_FINISHES`](crate::MAX_FINISHES)), none otherwise (the
 /// caller then checks the peg count alone).
 pub(super) fn finish_targets(
-    board: &WideBoard,
-    start: WidePegs,
+    board: &Board,
+    start: Pegs,
     finish: &WideFinish,
     list_any: bool,
-) -> Result<Vec<WidePegs>> {
-    let off = |set: WidePegs| {
+) -> Result<Vec<Pegs>> {
+    let off = |set: Pegs| {
         set.minus(board.holes())
             .iter()
             .next()
@@ -201,7 +205,7 @@ pub(super) fn finish_targets(
     Ok(match finish {
         WideFinish::Exactly(f) => vec![*f],
         WideFinish::Pegs(1) => (0..board.hole_count())
-            .map(|h| WidePegs::single(Hole::at(h)))
+            .map(|h| Pegs::single(Hole::at(h)))
             .collect(),
         WideFinish::Pegs(_) if !list_any => Vec::new(),
         WideFinish::Pegs(k) => {
@@ -215,10 +219,7 @@ pub(super) fn finish_targets(
             let mut out = Vec::new();
             let mut pick: Vec<usize> = (0..*k).collect();
             loop {
-                out.push(
-                    pick.iter()
-                        .fold(WidePegs::EMPTY, |s, &h| s.with(Hole::at(h))),
-                );
+                out.push(pick.iter().fold(Pegs::EMPTY, |s, &h| s.with(Hole::at(h))));
                 let Some(i) = (0..*k).rev().find(|&i| pick[i] < n as usize - *k + i) else {
                     break;
                 };
@@ -256,10 +257,10 @@ struct Portfolio<'a, const W: usize> {
 
 impl<'a, const W: usize> Portfolio<'a, W> {
     fn new(
-        board: &WideBoard,
-        start: WidePegs,
+        board: &Board,
+        start: Pegs,
         goal: usize,
-        targets: &[WidePegs],
+        targets: &[Pegs],
         limits: &'a WideLimits,
     ) -> Self {
         // Any k pegs (no list) is kept by every symmetry.
@@ -314,7 +315,7 @@ impl<'a, const W: usize> Portfolio<'a, W> {
         });
         let nodes = dfs.1 + beam.1;
         let solved = |line: Vec<u32>| {
-            let jumps: Vec<WideJump> = line
+            let jumps: Vec<Jump> = line
                 .iter()
                 .map(|&k| self.tables.jumps[k as usize])
                 .collect();
@@ -623,21 +624,22 @@ mod tests {
         // The same board on one word and forced onto two and four: the members must agree
         // with the 64-hole solver on every single-vacancy problem of the 15-hole triangle.
         let narrow = crate::Board::builtin("triangle:5").unwrap();
-        let wide = WideBoard::builtin("triangle:5").unwrap();
+        let wide = Board::builtin("triangle:5").unwrap();
         let limits = WideLimits::default();
         for v in 0..wide.hole_count() {
             let start = wide.holes().without(Hole::at(v));
-            let nstart = narrow.holes().without(crate::Hole::new(v).unwrap());
-            let problem = crate::Problem::new(&narrow, nstart, crate::Finish::AnyOne).unwrap();
+            let nstart: Bits = narrow.holes().without(crate::Hole::new(v).unwrap());
+            let problem =
+                crate::Problem::new(&narrow, nstart.resize(), crate::Finish::AnyOne).unwrap();
             let expected = matches!(
                 crate::solve(&problem, &crate::Limits::default())
                     .unwrap()
                     .outcome,
                 crate::Outcome::Solved { .. }
             );
-            let targets: Vec<WidePegs> = (0..wide.hole_count())
-                .map(|h| WidePegs::single(Hole::at(h)))
-                .filter(|&t| wide.class_of(t) == wide.class_of(start))
+            let targets: Vec<Pegs> = (0..wide.hole_count())
+                .map(|h| Pegs::single(Hole::at(h)))
+                .filter(|&t| wide.classes().class_of(t) == wide.classes().class_of(start))
                 .collect();
             let stop = AtomicBool::new(false);
             let outcomes = [
@@ -649,10 +651,7 @@ mod tests {
                 match outcome {
                     WideOutcome::Solved { jumps, finish } => {
                         assert!(expected, "vacancy {v}");
-                        assert_eq!(
-                            super::super::replay_wide(&wide, start, &jumps).unwrap(),
-                            finish
-                        );
+                        assert_eq!(crate::replay::replay(&wide, start, &jumps).unwrap(), finish);
                         assert_eq!(finish.count(), 1);
                     }
                     WideOutcome::Impossible(_) => assert!(!expected, "vacancy {v}"),

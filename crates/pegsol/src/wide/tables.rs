@@ -3,8 +3,10 @@
 
 use std::hash::{BuildHasherDefault, Hasher};
 
-use super::{WideBoard, WideJump, WidePegs};
+use crate::bitset::Pegs;
 use crate::bitset::{Bits, Hole};
+use crate::board::Board;
+use crate::jumps::Jump;
 
 /// A fast hasher for sets, whose bits are already well spread by play.
 #[derive(Default)]
@@ -34,7 +36,7 @@ pub(super) type Build = BuildHasherDefault<SetHasher>;
 /// The board's jumps in `W` words, indexed by landing hole and by starting hole.
 pub(super) struct Tables<const W: usize> {
     pub(super) holes: Bits<[u64; W]>,
-    pub(super) jumps: Vec<WideJump>,
+    pub(super) jumps: Vec<Jump>,
     /// Per jump: the holes of `from` and `over`, and of all three.
     pub(super) needs: Vec<Bits<[u64; W]>>,
     pub(super) flips: Vec<Bits<[u64; W]>>,
@@ -45,17 +47,17 @@ pub(super) struct Tables<const W: usize> {
 }
 
 impl<const W: usize> Tables<W> {
-    pub(super) fn new(board: &WideBoard) -> Self {
+    pub(super) fn new(board: &Board) -> Self {
         let n = board.hole_count();
         let jumps = board.jumps().to_vec();
         let mut into = vec![Vec::new(); n];
         let mut out_of = vec![Vec::new(); n];
         let mut clearing = vec![0u32; n];
         for (k, j) in jumps.iter().enumerate() {
-            into[j.to()].push(k as u32);
-            out_of[j.from()].push(k as u32);
-            clearing[j.from()] += 1;
-            clearing[j.over()] += 1;
+            into[j.to().index()].push(k as u32);
+            out_of[j.from().index()].push(k as u32);
+            clearing[j.from().index()] += 1;
+            clearing[j.over().index()] += 1;
         }
         let most = clearing.iter().copied().max().unwrap_or(0);
         let hard = (0..n)
@@ -65,15 +67,11 @@ impl<const W: usize> Tables<W> {
             holes: Bits::first(n),
             needs: jumps
                 .iter()
-                .map(|j| Bits::single(Hole::at(j.from())).with(Hole::at(j.over())))
+                .map(|j| Bits::single(j.from()).with(j.over()))
                 .collect(),
             flips: jumps
                 .iter()
-                .map(|j| {
-                    Bits::single(Hole::at(j.from()))
-                        .with(Hole::at(j.over()))
-                        .with(Hole::at(j.to()))
-                })
+                .map(|j| Bits::single(j.from()).with(j.over()).with(j.to()))
                 .collect(),
             jumps,
             into,
@@ -103,7 +101,7 @@ impl<const W: usize> Tables<W> {
             for h in pos.iter() {
                 for &k in &self.out_of[h.index()] {
                     let j = self.jumps[k as usize];
-                    if pos.contains(Hole::at(j.over())) && !pos.contains(Hole::at(j.to())) {
+                    if pos.contains(j.over()) && !pos.contains(j.to()) {
                         f(k, pos.xor(self.flips[k as usize]));
                     }
                 }
@@ -129,13 +127,13 @@ pub(super) struct Canon<const W: usize> {
 impl<const W: usize> Canon<W> {
     /// The canonical form under `group` (indices into the board's symmetries, the identity
     /// among them or not).
-    pub(super) fn new(board: &WideBoard, group: &[usize]) -> Self {
+    pub(super) fn new(board: &Board, group: &[usize]) -> Self {
         let n = board.hole_count();
         let maps = group
             .iter()
             .filter(|&&g| g != 0)
             .map(|&g| {
-                let perm = &board.symmetries[g];
+                let sym = board.symmetries();
                 (0..8 * W)
                     .map(|byte| {
                         let mut table = [Bits::EMPTY; 256];
@@ -143,7 +141,7 @@ impl<const W: usize> Canon<W> {
                             for bit in 0..8 {
                                 let hole = 8 * byte + bit;
                                 if value >> bit & 1 == 1 && hole < n {
-                                    *image = image.with(Hole::at(usize::from(perm[hole])));
+                                    *image = image.with(sym.map_hole(g, Hole::at(hole)));
                                 }
                             }
                         }
@@ -204,14 +202,14 @@ impl<const W: usize> Canon<W> {
 
 /// The symmetries of `board` (indices, the identity first) that map each of `families` onto
 /// itself: a family of sets (the starts, or the finishes) must go to the same family.
-pub(super) fn stabilizer(board: &WideBoard, families: &[&[WidePegs]]) -> Vec<usize> {
-    (0..board.symmetry_count())
+pub(super) fn stabilizer(board: &Board, families: &[&[Pegs]]) -> Vec<usize> {
+    (0..board.symmetries().len())
         .filter(|&g| {
             families.iter().all(|family| {
-                let set: std::collections::HashSet<WidePegs> = family.iter().copied().collect();
+                let set: std::collections::HashSet<Pegs> = family.iter().copied().collect();
                 family
                     .iter()
-                    .all(|&s| set.contains(&board.apply_symmetry(g, s)))
+                    .all(|&s| set.contains(&board.symmetries().apply(g, s)))
             })
         })
         .collect()
@@ -224,13 +222,13 @@ mod tests {
     #[test]
     fn canonical_forms_agree_with_applying_each_symmetry() {
         for name in ["rect:9x9", "triangle:12", "hexagon:5", "english"] {
-            let board = WideBoard::builtin(name).unwrap();
-            let all: Vec<usize> = (0..board.symmetry_count()).collect();
+            let board = Board::builtin(name).unwrap();
+            let all: Vec<usize> = (0..board.symmetries().len()).collect();
             let canon = Canon::<4>::new(&board, &all);
-            assert_eq!(canon.order(), board.symmetry_count());
+            assert_eq!(canon.order(), board.symmetries().len());
             let mut x = 0x1234_5678_9abc_def1u64;
             for _ in 0..50 {
-                let mut p = WidePegs::EMPTY;
+                let mut p = Pegs::EMPTY;
                 for h in 0..board.hole_count() {
                     x ^= x << 13;
                     x ^= x >> 7;
@@ -239,8 +237,8 @@ mod tests {
                         p = p.with(Hole::at(h));
                     }
                 }
-                let images: Vec<WidePegs> = (0..board.symmetry_count())
-                    .map(|g| board.apply_symmetry(g, p))
+                let images: Vec<Pegs> = (0..board.symmetries().len())
+                    .map(|g| board.symmetries().apply(g, p))
                     .collect();
                 assert_eq!(canon.canonical(p), *images.iter().min().unwrap(), "{name}");
                 let distinct: std::collections::HashSet<_> = images.iter().collect();
@@ -254,8 +252,10 @@ mod tests {
 
     #[test]
     fn the_stabilizer_of_a_corner_is_a_mirror() {
-        let board = WideBoard::builtin("triangle:11").unwrap();
-        let corner = [board.holes().without(Hole::at(board.hole("a1").unwrap()))];
+        let board = Board::builtin("triangle:11").unwrap();
+        let corner = [board
+            .holes()
+            .without(Hole::at((board.hole("a1").unwrap()).index()))];
         assert_eq!(stabilizer(&board, &[&corner]).len(), 2);
         assert_eq!(stabilizer(&board, &[&[board.holes()]]).len(), 6);
     }

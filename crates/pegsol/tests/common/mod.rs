@@ -150,8 +150,7 @@ impl Oracle {
     /// board's): the jumps are made here from the lattice's unit steps.
     pub fn of_board(board: &Board) -> Oracle {
         let cells: Vec<(i64, i64)> = board
-            .holes()
-            .iter()
+            .each_hole()
             .map(|h| {
                 let (r, c) = board.coords(h);
                 (r as i64, c as i64)
@@ -216,7 +215,7 @@ impl Oracle {
 /// Whether `pegs` is a finish position of `finish`.
 pub fn is_finish(finish: Finish, pegs: u64) -> bool {
     match finish {
-        Finish::Holes(f) => pegs == f.raw(),
+        Finish::Holes(f) => pegs == f.resize::<u64>().raw(),
         Finish::AnyOne => pegs.count_ones() == 1,
         Finish::Pegs(n) => pegs.count_ones() == n,
     }
@@ -331,13 +330,13 @@ fn try_case(rng: &mut Rng) -> Option<Case> {
         0 => Finish::AnyOne,
         1 => Finish::Pegs(2),
         2 => Finish::Pegs(rng.range(1, 5) as u32),
-        3 => Finish::Holes(
+        3 => Finish::holes(
             Bits(all & !start)
                 .lowest()
                 .map_or(Bits(hole(x)), |h| h.bit()),
         ),
-        4 if n >= 2 => Finish::Holes(Bits(hole(x >> 33) | hole(x >> 37))),
-        _ => Finish::Holes(Bits(hole(x >> 33))),
+        4 if n >= 2 => Finish::holes(Bits(hole(x >> 33) | hole(x >> 37))),
+        _ => Finish::holes(Bits(hole(x >> 33))),
     };
     let picture = picture(lattice, &cells, start);
     let board = Board::parse("random", &picture).expect("a generated picture parses");
