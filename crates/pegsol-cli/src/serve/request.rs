@@ -5,6 +5,8 @@ use pegsol::{notation, Board, Pegs, Problem};
 use serde::Deserialize;
 use serde_json::Value;
 
+use super::wide::WideParsed;
+
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(super) enum Kind {
     Analyse,
@@ -20,7 +22,7 @@ pub(super) enum Request {
     /// A board of up to 64 holes.
     Narrow(Parsed),
     /// A board of 65 to 256 holes, for the wide solver.
-    Wide(Box<super::wide::WideParsed>),
+    Wide(Box<WideParsed>),
 }
 
 impl Request {
@@ -122,7 +124,7 @@ pub(super) fn parse_request(body: &[u8], kind: Kind) -> Result<Request, String> 
     // The one solver takes every board; the checks past 64 holes are the wide engines' so
     // far (their class and pagoda proofs).
     if !board.fits::<u64>() && kind == Kind::Check {
-        return super::wide::parse(&body, board).map(|w| Request::Wide(Box::new(w)));
+        return parse_wide(&body, board).map(|w| Request::Wide(Box::new(w)));
     }
     let start = match &body.empty {
         None | Some(Value::Null) => board
@@ -161,6 +163,44 @@ pub(super) fn parse_request(body: &[u8], kind: Kind) -> Result<Request, String> 
         timeout: body.timeout,
         origin,
     }))
+}
+
+/// Reads the rest of a request body once its board turned out to be wide.
+fn parse_wide(body: &RequestBody, board: Board) -> Result<WideParsed, String> {
+    let start = match &body.empty {
+        None | Some(Value::Null) => board
+            .start()
+            .ok_or_else(|| format!("board {} has no usual start; give \"empty\"", board.name()))?,
+        Some(v) => {
+            let list = labels(v, "empty")?;
+            board
+                .holes()
+                .minus(board.hole_set(&list).map_err(|e| format!("empty: {e}"))?)
+        }
+    };
+    let finish = match &body.finish {
+        None | Some(Value::Null) => None,
+        Some(v) => Some(labels(v, "finish")?),
+    };
+    let finish = crate::wide::finish_of(&board, start, finish.as_deref())
+        .map_err(|e| format!("finish: {}", e.root_cause()))?;
+    let start = match &body.jumps {
+        None | Some(Value::Null) => start,
+        Some(v) => {
+            let text = labels(v, "jumps")?.replace(',', " ");
+            let jumps = crate::wide::parse_jumps(&board, &text)
+                .map_err(|e| format!("jumps: {}", e.root_cause()))?;
+            pegsol::replay(&board, start, &jumps).map_err(|e| format!("jumps: {e}"))?
+        }
+    };
+    // The checks the solver makes, made now, so that a bad finish is a 400 at once.
+    finish.check(&board, start).map_err(|e| e.to_string())?;
+    Ok(WideParsed {
+        board,
+        start,
+        finish,
+        timeout: body.timeout,
+    })
 }
 
 #[cfg(test)]
