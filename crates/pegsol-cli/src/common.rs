@@ -39,7 +39,7 @@ pub(crate) fn load_any_board(name: &str) -> Result<Board> {
 fn one_word(board: &Board) -> Result<()> {
     if !board.fits::<u64>() {
         bail!(
-            "board {} has {} holes: 'pegsol solve', 'hint', 'show', 'replay', 'ends', 'catalog', 'count', 'shortest' and 'check' take boards of up to 256 holes (without --certificate, --pagodas, catalog's --svg and the count's --spill, --pagoda, --solutions and cluster options), this command up to 64",
+            "board {} has {} holes: 'pegsol solve', 'hint', 'show', 'replay', 'ends', 'catalog', 'count', 'shortest' and 'check' take boards of up to 256 holes (without --certificate, catalog's --svg and the count's --spill, --pagoda, --solutions and cluster options), this command up to 64",
             board.name(),
             board.hole_count()
         );
@@ -197,10 +197,10 @@ pub(crate) fn load_any_problem(setup: &Setup, finish: Option<&str>) -> Result<Pr
     })
 }
 
-/// The board (of at most 64 holes) and starting pegs from a setup: after the jumps of
-/// `--after`, if any.
+/// The board (of any size) and starting pegs from a setup: after the jumps of `--after`, if
+/// any.
 pub(crate) fn load_setup(setup: &Setup) -> Result<(Board, Pegs)> {
-    let board = load_board(&setup.board)?;
+    let board = load_any_board(&setup.board)?;
     let (_, start) = game_on(&board, setup)?;
     Ok((board, start))
 }

@@ -188,8 +188,7 @@ fn parse_wide(body: &RequestBody, board: Board) -> Result<WideParsed, String> {
         None | Some(Value::Null) => start,
         Some(v) => {
             let text = labels(v, "jumps")?.replace(',', " ");
-            let jumps = crate::wide::parse_jumps(&board, &text)
-                .map_err(|e| format!("jumps: {}", e.root_cause()))?;
+            let jumps = notation::parse_jumps(&board, &text).map_err(|e| format!("jumps: {e}"))?;
             pegsol::replay(&board, start, &jumps).map_err(|e| format!("jumps: {e}"))?
         }
     };

@@ -2,7 +2,7 @@
 //! solver. The answers have the shape of the 64-hole commands' answers, so a script reads
 //! both alike.
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use pegsol::{Board, Hole, Jump, Pegs, Reason, WideFinish, WideLimits, WideOutcome};
 use serde::Serialize;
 
@@ -90,28 +90,6 @@ pub(crate) fn dispatch(command: &Command) -> Result<Option<u8>> {
             }
             None => Ok(None),
         },
-        Command::Show {
-            setup,
-            pagodas: false,
-            json,
-        } => match load_wide(&setup.board)? {
-            Some(board) => show(&board, setup, *json).map(Some),
-            None => Ok(None),
-        },
-        Command::Show { setup, .. } => {
-            match load_wide(&setup.board)? {
-                Some(board) => bail!(
-                    "board {} has {} holes: --pagodas takes boards of up to 64 holes; leave it out to use the wide solver",
-                    board.name(),
-                    board.hole_count()
-                ),
-                None => Ok(None),
-            }
-        }
-        Command::Replay { setup, jumps, json } => match load_wide(&setup.board)? {
-            Some(board) => replay(&board, setup, jumps, *json).map(Some),
-            None => Ok(None),
-        },
         Command::Ends {
             setup,
             budget,
@@ -148,7 +126,7 @@ pub(super) fn start_of(board: &Board, setup: &Setup) -> Result<Pegs> {
     match &setup.after {
         None => Ok(game),
         Some(line) => {
-            let jumps = parse_jumps(board, line).context("--after")?;
+            let jumps = pegsol::notation::parse_jumps(board, line).context("--after")?;
             pegsol::replay(board, game, &jumps).context("--after")
         }
     }
@@ -374,96 +352,6 @@ pub(crate) fn solve(
         _ => {}
     }
     drawn(drawing(), code)
-}
-
-/// The answer of `show --json` on a wide board.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub(crate) struct WideShowAnswer {
-    pub board: String,
-    pub holes: usize,
-    pub lattice: &'static str,
-    pub labels: Vec<String>,
-    pub empty: Vec<String>,
-    pub jumps: usize,
-    pub symmetries: usize,
-    /// How many position classes (a power of two; a string, as it may pass 2^64).
-    pub classes: String,
-    pub words: usize,
-    pub picture: String,
-}
-
-/// `show` on a wide board.
-pub(crate) fn show(board: &Board, setup: &Setup, json: bool) -> Result<u8> {
-    let start = start_of(board, setup)?;
-    let answer = WideShowAnswer {
-        board: board.name().to_string(),
-        holes: board.hole_count(),
-        lattice: board.lattice().name(),
-        labels: board.labels(board.holes::<[u64; 4]>()),
-        empty: board.labels(board.holes().minus(start)),
-        jumps: board.jumps().len(),
-        symmetries: board.symmetries().len(),
-        classes: board.classes().count().to_string(),
-        words: board.words(),
-        picture: board.draw(start),
-    };
-    if json {
-        print_json(&answer);
-        return Ok(0);
-    }
-    println!(
-        "board {} ({} holes, {} lattice; positions of {} 64-bit words): {} jumps, {} symmetries, {} position classes",
-        answer.board,
-        answer.holes,
-        answer.lattice,
-        answer.words,
-        answer.jumps,
-        answer.symmetries,
-        answer.classes
-    );
-    print!("{}", answer.picture);
-    Ok(0)
-}
-
-/// The answer of `replay --json` on a wide board.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub(crate) struct WideReplayAnswer {
-    pub board: String,
-    #[serde(flatten)]
-    pub line: Line,
-    pub pegs: u32,
-    #[serde(rename = "final")]
-    pub last: Vec<String>,
-}
-
-/// Reads jumps or moves written `d2-d4` or `d2-d4-f4`, separated by spaces or commas.
-pub(crate) fn parse_jumps(board: &Board, text: &str) -> Result<Vec<Jump>> {
-    Ok(pegsol::notation::parse_jumps(board, text)?)
-}
-
-/// `replay` on a wide board.
-pub(crate) fn replay(board: &Board, setup: &Setup, text: &str, json: bool) -> Result<u8> {
-    let start = start_of(board, setup)?;
-    let jumps = parse_jumps(board, text)?;
-    let end = pegsol::replay(board, start, &jumps)?;
-    let answer = WideReplayAnswer {
-        board: board.name().to_string(),
-        line: Line::of(board, &jumps),
-        pegs: end.count(),
-        last: board.labels(end),
-    };
-    if json {
-        print_json(&answer);
-    } else {
-        println!(
-            "{} jumps, {} moves, all legal; {} pegs left:\n{}",
-            answer.line.jumps.len(),
-            answer.line.moves,
-            answer.pegs,
-            board.draw(end)
-        );
-    }
-    Ok(0)
 }
 
 /// The start in words: its empty holes, or its pegs when they are fewer.
