@@ -1348,15 +1348,7 @@ fn solutions_of_every_vacancy() {
 #[test]
 fn boards_past_64_holes_solve_show_and_replay() {
     // The 66-hole triangle: two words a position; the solution replays through the CLI too.
-    let o = pegsol(&[
-        "solve",
-        "triangle:11",
-        "--empty",
-        "a1",
-        "--finish",
-        "any",
-        "--json",
-    ]);
+    let o = pegsol(&[&["solve"][..], &TRIANGLE_11_ANY].concat());
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let v = json(&o);
     assert_eq!(v["status"], "solved");
@@ -1871,6 +1863,10 @@ fn certificates_past_64_holes_verify_independently_and_tampering_is_caught() {
     );
 }
 
+/// The 66-hole triangle from a corner to one peg anywhere, answered in JSON: a command's
+/// arguments after its name.
+const TRIANGLE_11_ANY: [&str; 6] = ["triangle:11", "--empty", "a1", "--finish", "any", "--json"];
+
 /// The keys of a JSON object, and of the objects under it, as `parent.key` paths.
 fn key_paths(v: &Value, prefix: &str, out: &mut std::collections::BTreeSet<String>) {
     if let Value::Object(map) = v {
@@ -1893,35 +1889,19 @@ fn solve_and_hint_answer_alike_on_33_and_66_holes() {
         key_paths(&json(&o), "", &mut k);
         k
     };
-    let small = keys(&["solve", "english", "--json"]);
-    let large = keys(&[
-        "solve",
-        "triangle:11",
-        "--empty",
-        "a1",
-        "--finish",
-        "any",
-        "--json",
-    ]);
-    assert_eq!(small, large);
+    let large = |command: &str| keys(&[&[command][..], &TRIANGLE_11_ANY].concat());
+    let solved = large("solve");
+    assert_eq!(keys(&["solve", "english", "--json"]), solved);
     assert!(
-        large.contains("stats.nodes") && large.contains("class"),
-        "{large:?}"
+        solved.contains("stats.nodes") && solved.contains("class"),
+        "{solved:?}"
     );
     let small = keys(&["solve", "french", "--finish", "any", "--json"]);
-    let large = keys(&["solve", "rect:16x16", "--finish", "b1", "--json"]);
-    assert_eq!(small, large);
-    let small = keys(&["hint", "english", "--json"]);
-    let large = keys(&[
-        "hint",
-        "triangle:11",
-        "--empty",
-        "a1",
-        "--finish",
-        "any",
-        "--json",
-    ]);
-    assert_eq!(small, large);
+    assert_eq!(
+        small,
+        keys(&["solve", "rect:16x16", "--finish", "b1", "--json"])
+    );
+    assert_eq!(keys(&["hint", "english", "--json"]), large("hint"));
     let server = common::Server::start("2");
     for path in ["/api/solve", "/api/hint"] {
         let (_, small) = server.post(path, r#"{"board": "english"}"#);

@@ -126,20 +126,7 @@ pub(super) fn parse_request(body: &[u8], kind: Kind) -> Result<Request, String> 
     if !board.fits::<u64>() && kind == Kind::Check {
         return parse_wide(&body, board).map(|w| Request::Wide(Box::new(w)));
     }
-    let start = match &body.empty {
-        None | Some(Value::Null) => board
-            .start()
-            .ok_or_else(|| format!("board {} has no usual start; give \"empty\"", board.name()))?,
-        Some(v) => {
-            let list = labels(v, "empty")?;
-            let empty = if list.trim().is_empty() {
-                Pegs::EMPTY
-            } else {
-                board.hole_set(&list).map_err(|e| format!("empty: {e}"))?
-            };
-            board.holes().minus(empty)
-        }
-    };
+    let start = start_of(&body, &board)?;
     // The same finishes as the CLI's --finish: labels, "any" or "any:N".
     let finish = match &body.finish {
         None | Some(Value::Null) => None,
@@ -149,14 +136,7 @@ pub(super) fn parse_request(body: &[u8], kind: Kind) -> Result<Request, String> 
         .map_err(|e| format!("finish: {}", e.root_cause()))?;
     // Jumps played from the start, each checked by the independent replay.
     let origin = start;
-    let start = match &body.jumps {
-        None | Some(Value::Null) => start,
-        Some(v) => {
-            let text = labels(v, "jumps")?.replace(',', " ");
-            let jumps = notation::parse_jumps(&board, &text).map_err(|e| format!("jumps: {e}"))?;
-            pegsol::replay(&board, start, &jumps).map_err(|e| format!("jumps: {e}"))?
-        }
-    };
+    let start = played(&body, &board, start)?;
     let problem = Problem::new(board, start, finish).map_err(|e| e.to_string())?;
     Ok(Request::Narrow(Parsed {
         problem,
@@ -165,33 +145,47 @@ pub(super) fn parse_request(body: &[u8], kind: Kind) -> Result<Request, String> 
     }))
 }
 
-/// Reads the rest of a request body once its board turned out to be wide.
-fn parse_wide(body: &RequestBody, board: Board) -> Result<WideParsed, String> {
-    let start = match &body.empty {
+/// The game's start: the board's own, or every hole but those of `"empty"`.
+fn start_of(body: &RequestBody, board: &Board) -> Result<Pegs, String> {
+    match &body.empty {
         None | Some(Value::Null) => board
             .start()
-            .ok_or_else(|| format!("board {} has no usual start; give \"empty\"", board.name()))?,
+            .ok_or_else(|| format!("board {} has no usual start; give \"empty\"", board.name())),
         Some(v) => {
             let list = labels(v, "empty")?;
-            board
-                .holes()
-                .minus(board.hole_set(&list).map_err(|e| format!("empty: {e}"))?)
+            let empty = if list.trim().is_empty() {
+                Pegs::EMPTY
+            } else {
+                board.hole_set(&list).map_err(|e| format!("empty: {e}"))?
+            };
+            Ok(board.holes().minus(empty))
         }
-    };
+    }
+}
+
+/// The position after the jumps of `"jumps"` from `start`, each checked by the independent
+/// replay.
+fn played(body: &RequestBody, board: &Board, start: Pegs) -> Result<Pegs, String> {
+    match &body.jumps {
+        None | Some(Value::Null) => Ok(start),
+        Some(v) => {
+            let text = labels(v, "jumps")?.replace(',', " ");
+            let jumps = notation::parse_jumps(board, &text).map_err(|e| format!("jumps: {e}"))?;
+            pegsol::replay(board, start, &jumps).map_err(|e| format!("jumps: {e}"))
+        }
+    }
+}
+
+/// Reads the rest of a request body once its board turned out to be wide.
+fn parse_wide(body: &RequestBody, board: Board) -> Result<WideParsed, String> {
+    let start = start_of(body, &board)?;
     let finish = match &body.finish {
         None | Some(Value::Null) => None,
         Some(v) => Some(labels(v, "finish")?),
     };
     let finish = crate::wide::finish_of(&board, start, finish.as_deref())
         .map_err(|e| format!("finish: {}", e.root_cause()))?;
-    let start = match &body.jumps {
-        None | Some(Value::Null) => start,
-        Some(v) => {
-            let text = labels(v, "jumps")?.replace(',', " ");
-            let jumps = notation::parse_jumps(&board, &text).map_err(|e| format!("jumps: {e}"))?;
-            pegsol::replay(&board, start, &jumps).map_err(|e| format!("jumps: {e}"))?
-        }
-    };
+    let start = played(body, &board, start)?;
     // The checks the solver makes, made now, so that a bad finish is a 400 at once.
     finish.check(&board, start).map_err(|e| e.to_string())?;
     Ok(WideParsed {
