@@ -52,7 +52,7 @@ impl ProblemView {
             board: board.name().to_string(),
             holes: board.hole_count(),
             lattice: board.lattice().name(),
-            empty: board.labels(board.holes::<[u64; 4]>().minus(problem.start())),
+            empty: board.labels(problem.empty_holes()),
             finish: FinishView::of(board, problem.finish()),
         }
     }

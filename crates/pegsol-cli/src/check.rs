@@ -254,7 +254,7 @@ impl CheckAnswer {
         (
             CheckAnswer {
                 board: board.name().to_string(),
-                empty: board.labels(board.holes::<u64>().minus(problem.start())),
+                empty: board.labels(problem.empty_holes()),
                 finish: FinishView::of(board, problem.finish()),
                 status,
                 reason,

@@ -378,17 +378,13 @@ pub(crate) fn drawn(written: Result<()>, code: u8) -> Result<u8> {
 
 /// The problem itself, as every text answer about it starts.
 pub(crate) fn problem_line(problem: &Problem) -> String {
-    let (board, start, finish) = (
-        problem.board(),
-        problem.start::<[u64; 4]>(),
-        problem.finish(),
-    );
+    let (board, finish) = (problem.board(), problem.finish());
     format!(
         "board {} ({} holes, {} lattice), empty: {}, finish: {}",
         board.name(),
         board.hole_count(),
         board.lattice(),
-        notation::set_text(board, board.holes().minus(start)),
+        notation::set_text(board, problem.empty_holes()),
         finish_text(board, finish)
     )
 }

@@ -342,7 +342,7 @@ impl Board {
 
     /// A set of this board's holes in a width that holds them all.
     #[track_caller]
-    fn narrow<W: Word>(&self, set: Pegs) -> Bits<W> {
+    pub(crate) fn narrow<W: Word>(&self, set: Pegs) -> Bits<W> {
         assert!(
             self.fits::<W>(),
             "board {} has {} holes, past positions of {} bits",
@@ -449,13 +449,7 @@ impl Board {
     /// As [`Board::holes`], when the width is too narrow for the board.
     #[track_caller]
     pub fn hole_set<W: Word>(&self, labels: &str) -> Result<Bits<W>> {
-        assert!(
-            self.fits::<W>(),
-            "board {} past {} bits",
-            self.name,
-            Bits::<W>::CAPACITY
-        );
-        let mut set = Bits::EMPTY;
+        let mut set = Pegs::EMPTY;
         for text in labels.split([',', ' ']).filter(|s| !s.is_empty()) {
             let h = self.hole(text)?;
             if set.contains(h) {
@@ -463,7 +457,7 @@ impl Board {
             }
             set = set.with(h);
         }
-        Ok(set)
+        Ok(self.narrow(set))
     }
 
     /// Labels of a set of holes, in hole order.

@@ -134,6 +134,12 @@ impl Problem {
         self.narrow(self.starts[0])
     }
 
+    /// The holes without a peg at the (first) start, whatever the board's size.
+    #[must_use]
+    pub fn empty_holes(&self) -> Pegs {
+        self.board.holes::<[u64; 4]>().minus(self.starts[0])
+    }
+
     /// Every start, the first one first.
     #[must_use]
     #[track_caller]
@@ -150,13 +156,7 @@ impl Problem {
     /// A set of this problem's board in positions of `W` words, which must hold it.
     #[track_caller]
     fn narrow<W: Word>(&self, set: Pegs) -> Bits<W> {
-        assert!(
-            self.board.fits::<W>(),
-            "a problem on {} holes in positions of {} bits",
-            self.board.hole_count(),
-            Bits::<W>::CAPACITY
-        );
-        set.resize()
+        self.board.narrow(set)
     }
 
     /// The finish.

@@ -214,7 +214,8 @@ pub(crate) fn group_of(problem: &Problem) -> Canonicalizer {
 pub(crate) fn group_elements(problem: &Problem) -> Vec<usize> {
     let sym = problem.board().symmetries();
     let mut group = sym.stabilizer(&problem.targets::<u64>());
-    group.retain(|&g| sym.apply(g, problem.start::<u64>()) == problem.start());
+    let start: Bits = problem.start();
+    group.retain(|&g| sym.apply(g, start) == start);
     group
 }
 

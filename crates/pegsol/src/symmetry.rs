@@ -17,7 +17,7 @@ pub struct Symmetries {
     matrices: Vec<[i32; 4]>,
     perms: Vec<Vec<Hole>>,
     bytes: usize,
-    tables: Vec<u64>,
+    tables: Vec<Bits>,
 }
 
 impl Symmetries {
@@ -64,7 +64,6 @@ impl Symmetries {
             perms
                 .iter()
                 .flat_map(|perm| byte_tables::<u64>(perm, &identity))
-                .map(Bits::raw)
                 .collect()
         } else {
             Vec::new()
@@ -108,7 +107,7 @@ impl Symmetries {
     pub fn apply<W: Word>(&self, g: usize, set: Bits<W>) -> Bits<W> {
         if W::WORDS == 1 && !self.tables.is_empty() {
             let mut out = W::ZERO;
-            *out.word_mut(0) = one_word_image(&self.tables, self.bytes, g, set.0.word(0));
+            *out.word_mut(0) = image(&self.tables, self.bytes, g, Bits(set.0.word(0))).raw();
             return Bits(out);
         }
         set.iter()
@@ -340,13 +339,6 @@ fn image<W: Word>(tables: &[Bits<W>], bytes: usize, g: usize, x: Bits<W>) -> Bit
         let byte = x.0.word(k / 8) >> (8 * (k % 8)) & 255;
         out.union(t[k * 256 + byte as usize])
     })
-}
-
-/// [`image`] over one-word tables kept as words.
-#[inline]
-fn one_word_image(tables: &[u64], bytes: usize, g: usize, x: u64) -> u64 {
-    let t = &tables[g * bytes * 256..(g + 1) * bytes * 256];
-    (0..bytes).fold(0, |out, k| out | t[k * 256 + (x >> (8 * k) & 255) as usize])
 }
 
 #[cfg(test)]

@@ -53,9 +53,9 @@ impl<W: Word> Key for Bits<W> {
     fn mix(self) -> u64 {
         // One word mixes as a `u64` does, so a one-word search keeps its table's cost.
         if W::WORDS == 1 {
-            self.0.word(0).wrapping_mul(SPREAD)
+            self.0.word(0).mix()
         } else {
-            self.hash64().wrapping_mul(SPREAD)
+            self.hash64().mix()
         }
     }
 }

@@ -39,7 +39,7 @@ pub(super) fn geometry(p: &Problem) -> BoardAnswer {
             .iter()
             .map(|j| [b.label(j.from()), b.label(j.over()), b.label(j.to())])
             .collect(),
-        empty: b.labels(b.holes::<[u64; 4]>().minus(p.start())),
+        empty: b.labels(p.empty_holes()),
         finish: FinishView::of(b, p.finish()),
     }
 }

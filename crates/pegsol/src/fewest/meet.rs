@@ -649,12 +649,9 @@ mod tests {
 
     fn meeting(name: &str, starts: &[Bits], finish: Finish) -> MeetReport {
         let board = Board::builtin(name).unwrap();
-        let problem = Problem::with_starts(
-            board,
-            starts.to_vec().iter().map(|s| s.resize()).collect(),
-            finish,
-        )
-        .unwrap();
+        let problem =
+            Problem::with_starts(board, starts.iter().map(|s| s.resize()).collect(), finish)
+                .unwrap();
         fewest_moves_meeting(&problem, &Limits::default()).unwrap()
     }
 
