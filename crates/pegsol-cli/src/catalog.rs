@@ -11,7 +11,7 @@ use pegsol::catalog::{catalog, Catalog, Entry, Finishes};
 use pegsol::{notation, Board, Hole, Limits, Outcome, Reason};
 use serde_json::{json, Value};
 
-use crate::common::{load_board, print_json, IMPOSSIBLE, UNDECIDED};
+use crate::common::{load_any_board, print_json, IMPOSSIBLE, UNDECIDED};
 
 /// What `catalog` was asked.
 pub(crate) struct Request<'a> {
@@ -23,7 +23,7 @@ pub(crate) struct Request<'a> {
 }
 
 pub(crate) fn run(r: &Request) -> Result<u8> {
-    let board = std::sync::Arc::new(load_board(r.board)?);
+    let board = std::sync::Arc::new(load_any_board(r.board)?);
     let bar = std::io::stderr().is_terminal().then(|| {
         let bar = ProgressBar::new(0);
         if let Ok(style) =

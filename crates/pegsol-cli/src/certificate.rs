@@ -6,7 +6,7 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 use pegsol::check::Certificate;
-use pegsol::{Bits, Board, Finish, Pagoda, Pegs, Problem, WideCertificate, WideFinish};
+use pegsol::{Board, Finish, Pagoda, Pegs, Problem};
 use serde_json::{json, Value};
 
 /// The format's name and version, as the file's first two fields say.
@@ -15,13 +15,9 @@ pub(crate) const VERSION: u64 = 1;
 /// What every certificate claims of its start and finishes.
 pub(crate) const CLAIM: &str = "no line of play leads from the start to a finish";
 
-/// A position as hexadecimal: bit `i` is hole `i` in reading order.
-pub(crate) fn hex(p: Bits) -> String {
-    format!("{:x}", p.raw())
-}
-
-/// A position of a board of up to 256 holes as hexadecimal, as [`hex`] writes one of 64.
-pub(crate) fn hex_wide(p: Pegs) -> String {
+/// A position as one hexadecimal number: bit `i` is hole `i` in reading order, as many bits
+/// as the board has holes.
+pub(crate) fn hex(p: Pegs) -> String {
     let words = p.0;
     let top = words.iter().rposition(|&w| w != 0).unwrap_or(0);
     let mut out = format!("{:x}", words[top]);
@@ -39,7 +35,7 @@ fn weights(p: &Pagoda) -> Value {
 pub(crate) fn value(problem: &Problem, c: &Certificate) -> Value {
     let board: &Board = problem.board();
     let finishes = match problem.finish() {
-        Finish::Holes(f) => json!([hex(f.resize())]),
+        Finish::Holes(f) => json!([hex(f)]),
         Finish::AnyOne => json!({"pegs": 1}),
         Finish::Pegs(n) => json!({"pegs": n}),
     };
@@ -47,7 +43,7 @@ pub(crate) fn value(problem: &Problem, c: &Certificate) -> Value {
         "format": FORMAT,
         "version": VERSION,
         "claim": CLAIM,
-        "board": board.to_picture(problem.start::<u64>()),
+        "board": board.to_picture(problem.start::<[u64; 4]>()),
         "holes": board.labels(board.holes::<[u64; 4]>()),
         "start": hex(problem.start()),
         "finishes": finishes,
@@ -66,7 +62,7 @@ pub(crate) fn value(problem: &Problem, c: &Certificate) -> Value {
                 .map(|perm| perm.iter().map(|h| h.index()).collect::<Vec<_>>())
                 .collect::<Vec<_>>());
             v["pagodas"] = json!(s.pagodas.iter().map(weights).collect::<Vec<_>>());
-            v["positions"] = json!(s.positions.iter().map(|&p| hex(p)).collect::<Vec<_>>());
+            v["positions"] = json!(s.positions.iter().map(hex).collect::<Vec<_>>());
         }
     }
     v
@@ -79,68 +75,22 @@ pub(crate) fn write(path: &Path, problem: &Problem, c: &Certificate) -> Result<(
         .with_context(|| format!("cannot write the certificate to {}", path.display()))
 }
 
-/// The certificate `c` for a problem on a board of up to 256 holes, in the same format
-/// (positions are hexadecimal numbers of as many bits as the board has holes).
-pub(crate) fn value_wide(
-    board: &Board,
-    start: Pegs,
-    finish: &WideFinish,
-    c: &WideCertificate,
-) -> Value {
-    let finishes = match finish {
-        WideFinish::Exactly(f) => json!([hex_wide(*f)]),
-        WideFinish::Pegs(n) => json!({"pegs": n}),
-    };
-    let mut v = json!({
-        "format": FORMAT,
-        "version": VERSION,
-        "claim": CLAIM,
-        "board": board.to_picture(start),
-        "holes": board.labels(board.holes::<[u64; 4]>()),
-        "start": hex_wide(start),
-        "finishes": finishes,
-        "kind": c.kind(),
-    });
-    match c {
-        WideCertificate::Class { sets, .. } => {
-            v["sets"] = json!(sets.iter().map(|&s| hex_wide(s)).collect::<Vec<_>>());
-        }
-        WideCertificate::Pagoda { pagoda, .. } => v["pagodas"] = json!([weights(pagoda)]),
-    }
-    v
-}
-
-/// Writes a wide board's certificate file.
-pub(crate) fn write_wide(
-    path: &Path,
-    board: &Board,
-    start: Pegs,
-    finish: &WideFinish,
-    c: &WideCertificate,
-) -> Result<()> {
-    let text = serde_json::to_string(&value_wide(board, start, finish, c))?;
-    std::fs::write(path, text + "\n")
-        .with_context(|| format!("cannot write the certificate to {}", path.display()))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn wide_positions_are_written_as_one_number() {
-        assert_eq!(hex_wide(Pegs::EMPTY), "0");
-        assert_eq!(hex_wide(Pegs::single(pegsol::Hole::at(0))), "1");
+        assert_eq!(hex(Pegs::EMPTY), "0");
+        assert_eq!(hex(Pegs::single(pegsol::Hole::at(0))), "1");
         assert_eq!(
-            hex_wide(Pegs::single(pegsol::Hole::at(64))),
+            hex(Pegs::single(pegsol::Hole::at(64))),
             format!("1{}", "0".repeat(16))
         );
         assert_eq!(
-            hex_wide(Pegs::single(pegsol::Hole::at(255)).with(pegsol::Hole::at(4))),
+            hex(Pegs::single(pegsol::Hole::at(255)).with(pegsol::Hole::at(4))),
             format!("8{}10", "0".repeat(61))
         );
-        // The 64-hole writer and this one agree where both apply.
-        let p = Pegs::single(pegsol::Hole::at(63)).with(pegsol::Hole::at(5));
-        assert_eq!(hex_wide(p), hex(Bits(p.0[0])));
+        assert_eq!(hex(Pegs::single(pegsol::Hole::at(63))), "8000000000000000");
     }
 }

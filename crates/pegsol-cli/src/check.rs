@@ -1,16 +1,17 @@
 //! `pegsol check`: why a problem is impossible, in a form a person or a short program can
-//! check; `--pagoda FILE` checks the user's own weights instead.
+//! check (or its line, when it is not); `--pagoda FILE` checks the user's own weights
+//! instead. The same on every board of up to 256 holes.
 
 use std::path::Path;
 
 use anyhow::{bail, Result};
-use pegsol::check::{prove, Certificate, Unproved};
-use pegsol::{notation, Board, Limits, Pagoda, Problem};
+use pegsol::check::{decide, prove, Certificate, Decision, Unproved};
+use pegsol::{notation, Board, Limits, Outcome, Pagoda, Pegs, Problem};
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use crate::answer::FinishView;
-use crate::common::{finish_text, print_json, IMPOSSIBLE, UNDECIDED};
+use crate::answer::{FinishView, Line};
+use crate::common::{checked, finish_text, print_json, IMPOSSIBLE, UNDECIDED};
 
 /// A proof, or why there is none, rechecked by the library before it is shown.
 pub(crate) type Proof = std::result::Result<Certificate, Unproved>;
@@ -23,6 +24,19 @@ pub(crate) fn proof_of(problem: &Problem, limits: &Limits) -> Result<Proof> {
         Err(Unproved::Internal(what)) => bail!("internal error: {what}; please report it"),
         _ => Ok(proof),
     }
+}
+
+/// [`decide`], with the certificate rechecked and a solution replayed: an internal error is
+/// an error, not an answer.
+pub(crate) fn decision_of(problem: &Problem, limits: &Limits) -> Result<Decision> {
+    let d = decide(problem, limits)?;
+    if d.certificate.as_ref().is_some_and(|c| !c.verify(problem)) {
+        bail!("internal error: a certificate failed its recheck; please report it");
+    }
+    if let Outcome::Solved { jumps, finish } = &d.outcome {
+        checked(problem.board(), problem.start(), jumps, *finish)?;
+    }
+    Ok(d)
 }
 
 /// Reads a weight grid: one line per board row, one weight per hole, integers or fractions
@@ -129,14 +143,19 @@ pub(crate) fn weights_json(board: &Board, p: &Pagoda, den: i64) -> Value {
     Value::Object(m)
 }
 
-/// The status of a proof, as `check` reports it.
-fn status(proof: &Proof) -> (&'static str, u8) {
-    match proof {
-        Ok(_) => ("refuted", IMPOSSIBLE),
-        Err(Unproved::Solvable) => ("solvable", 0),
-        Err(Unproved::Budget(_) | Unproved::Internal(_) | Unproved::PastOneWord) => {
-            ("open", UNDECIDED)
-        }
+/// The status of a decision as `check` reports it, its exit code, and the reason in words.
+fn status(d: &Decision) -> (&'static str, u8, Option<String>) {
+    match (&d.outcome, &d.certificate) {
+        (Outcome::Solved { .. }, _) => ("solvable", 0, None),
+        (Outcome::Impossible(_), Some(c)) => ("refuted", IMPOSSIBLE, Some(reason(c))),
+        (Outcome::Impossible(r), None) => (
+            "refuted",
+            IMPOSSIBLE,
+            Some(format!(
+                "{r}, with no certificate within the budget (raise --timeout or --max-memory for one)"
+            )),
+        ),
+        (Outcome::Undecided(b), _) => ("open", UNDECIDED, Some(format!("{b} budget"))),
     }
 }
 
@@ -185,7 +204,8 @@ pub(crate) struct CertificateView {
     pub file: Option<String>,
 }
 
-/// The answer of `check --json`, and of the web API's check.
+/// The answer of `check --json`, and of the web API's check: the line (empty unless it is
+/// solvable) flattened in.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub(crate) struct CheckAnswer {
     pub board: String,
@@ -195,15 +215,17 @@ pub(crate) struct CheckAnswer {
     pub status: &'static str,
     pub reason: Option<String>,
     pub certificate: Option<CertificateView>,
+    #[serde(flatten)]
+    pub line: Line,
 }
 
 impl CheckAnswer {
     /// The answer, with the exit code; `file` is where the certificate was written, if it was.
-    pub(crate) fn of(problem: &Problem, proof: &Proof, file: Option<&Path>) -> (CheckAnswer, u8) {
+    pub(crate) fn of(problem: &Problem, d: &Decision, file: Option<&Path>) -> (CheckAnswer, u8) {
         let board = problem.board();
-        let view = match proof {
-            Err(_) => None,
-            Ok(Certificate::Class {
+        let view = match &d.certificate {
+            None => None,
+            Some(Certificate::Class {
                 sets,
                 start_counts,
                 finishes,
@@ -225,7 +247,7 @@ impl CheckAnswer {
                     })
                     .collect(),
             }),
-            Ok(Certificate::Pagoda {
+            Some(Certificate::Pagoda {
                 pagoda,
                 start_total,
                 finish_total,
@@ -234,7 +256,7 @@ impl CheckAnswer {
                 start_total: *start_total,
                 finish_total: *finish_total,
             }),
-            Ok(Certificate::Search(s)) => Some(ProofView::Search {
+            Some(Certificate::Search(s)) => Some(ProofView::Search {
                 positions: s.positions.len(),
                 dual: s.dual,
                 symmetries: s.symmetries.len() + 1,
@@ -245,11 +267,10 @@ impl CheckAnswer {
                     .collect(),
             }),
         };
-        let (status, code) = status(proof);
-        let reason = match proof {
-            Ok(c) => Some(reason(c)),
-            Err(Unproved::Budget(b)) => Some(format!("{b} budget")),
-            Err(_) => None,
+        let (status, code, reason) = status(d);
+        let line = match &d.outcome {
+            Outcome::Solved { jumps, .. } => Line::of(board, jumps),
+            _ => Line::default(),
         };
         (
             CheckAnswer {
@@ -262,6 +283,7 @@ impl CheckAnswer {
                     proof,
                     file: file.map(|f| f.display().to_string()),
                 }),
+                line,
             },
             code,
         )
@@ -303,35 +325,43 @@ pub(crate) struct Request<'a> {
 
 pub(crate) fn run(r: &Request) -> Result<u8> {
     let problem = &r.problem;
-    let (board, start, finish) = (problem.board(), problem.start::<u64>(), problem.finish());
+    let (board, finish) = (problem.board(), problem.finish());
     if let Some(path) = r.pagoda_file {
         return own_weights(problem, path, r.json);
     }
-    let proof = proof_of(problem, &r.limits)?;
-    if let (Some(path), Ok(c)) = (r.certificate_file, &proof) {
+    let decision = decision_of(problem, &r.limits)?;
+    if let (Some(path), Some(c)) = (r.certificate_file, &decision.certificate) {
         crate::certificate::write(path, problem, c)?;
     }
-    let file = r.certificate_file.filter(|_| proof.is_ok());
-    let (answer, code) = CheckAnswer::of(problem, &proof, file);
+    let file = r
+        .certificate_file
+        .filter(|_| decision.certificate.is_some());
+    let (answer, code) = CheckAnswer::of(problem, &decision, file);
     if r.json {
         print_json(&answer);
         return Ok(code);
     }
     println!(
-        "board {}, empty: {}, finish: {}",
+        "board {} ({} holes), empty: {}, finish: {}",
         board.name(),
-        notation::set_text(board, board.holes().minus(start)),
+        board.hole_count(),
+        notation::set_text(board, problem.empty_holes()),
         finish_text(board, finish)
     );
-    match &proof {
-        Err(Unproved::Solvable) => {
-            println!("not impossible: a search reached the finish (pegsol solve gives the line)");
-        }
-        Err(Unproved::Internal(_) | Unproved::PastOneWord) => {}
-        Err(Unproved::Budget(b)) => println!(
-            "open: neither position classes nor a pagoda function refutes it, and the search found no proof within the {b} budget; raise --timeout or --max-memory"
+    match (&decision.outcome, &decision.certificate) {
+        (Outcome::Solved { .. }, _) => println!(
+            "solvable: {} jumps, {} moves (replayed and checked): {}",
+            answer.line.jumps.len(),
+            answer.line.moves,
+            answer.line.move_list.join(" ")
         ),
-        Ok(c) => explain(board, c),
+        (Outcome::Impossible(_), Some(c)) => explain(board, c),
+        (Outcome::Impossible(r), None) => println!(
+            "refuted by {r}, but no certificate was made within the budget; raise --timeout or --max-memory for one"
+        ),
+        (Outcome::Undecided(b), _) => println!(
+            "open: neither position classes nor a pagoda function refutes it, and neither the solver nor the certificate search decided it within the {b} budget; raise --timeout or --max-memory"
+        ),
     }
     if let Some(f) = file {
         println!(
@@ -339,6 +369,8 @@ pub(crate) fn run(r: &Request) -> Result<u8> {
             f.display(),
             f.display()
         );
+    } else if r.certificate_file.is_some() {
+        println!("no certificate written: the problem is not proved impossible with one");
     }
     Ok(code)
 }
@@ -415,7 +447,7 @@ fn explain(board: &Board, c: &Certificate) {
 /// `--pagoda FILE`: checks the user's weights and whether they refute the problem.
 fn own_weights(problem: &Problem, path: &str, json: bool) -> Result<u8> {
     let board = problem.board();
-    let (start, targets) = (problem.start::<u64>(), problem.targets::<u64>());
+    let (start, targets): (Pegs, Vec<Pegs>) = (problem.start(), problem.targets());
     let (weights, den) = read_weights(board, path)?;
     if let Some(j) = Pagoda::broken_jump_of(board, &weights) {
         let w = |h: pegsol::Hole| fraction_text(weights[h.index()], den);

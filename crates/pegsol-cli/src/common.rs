@@ -39,7 +39,7 @@ pub(crate) fn load_any_board(name: &str) -> Result<Board> {
 fn one_word(board: &Board) -> Result<()> {
     if !board.fits::<u64>() {
         bail!(
-            "board {} has {} holes: 'pegsol solve', 'hint', 'show', 'replay', 'ends', 'catalog', 'count', 'shortest' and 'check' take boards of up to 256 holes (without --certificate, catalog's --svg and the count's --spill, --pagoda, --solutions and cluster options), this command up to 64",
+            "board {} has {} holes: every command takes boards of up to 256 holes but the count's --pagoda, --solutions and cluster options, which take up to 64",
             board.name(),
             board.hole_count()
         );

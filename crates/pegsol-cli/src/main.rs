@@ -159,7 +159,7 @@ fn run(cli: Cli) -> Result<u8> {
             budget,
             json,
         } => check::run(&check::Request {
-            problem: common::load_problem(&setup, finish.as_deref())?,
+            problem: common::load_any_problem(&setup, finish.as_deref())?,
             pagoda_file: pagoda.as_deref(),
             certificate_file: certificate.as_deref(),
             limits: budget.limits_or(std::time::Duration::from_secs(10))?,

@@ -10,12 +10,11 @@
 //! under the given limits; what it cannot solve goes to [`crate::check::prove`] for a search
 //! certificate, so that every impossible answer carries a proof.
 
-use crate::bitset::{Bits, Hole};
+use crate::bitset::{Hole, Pegs};
 use crate::board::Board;
-use crate::check::{prove, refute, Certificate};
+use crate::check::{decide, Certificate, Decision};
 use crate::error::Result;
 use crate::problem::{Finish, Limits, Outcome, Problem, Reason, Stats};
-use crate::search::solve;
 
 /// Which finishes a catalog takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -101,7 +100,7 @@ impl Catalog {
 /// The orbits of `items` under the group elements `group` acting by `act`, each orbit in
 /// item order (its first member the representative).
 fn orbits(items: &[Hole], group: &[usize], act: impl Fn(usize, Hole) -> Hole) -> Vec<Vec<Hole>> {
-    let mut done: Bits = Bits::EMPTY;
+    let mut done: Pegs = Pegs::EMPTY;
     let mut out = Vec::new();
     for &h in items {
         if done.contains(h) {
@@ -180,25 +179,33 @@ pub fn catalog(
     limits: &Limits,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Catalog> {
-    board.one_word()?;
     let (vacancies, list) = problems(board, finishes);
     let total = list.len();
     let classes = board.classes();
     let mut entries = Vec::with_capacity(list.len());
     for (k, p) in list.into_iter().enumerate() {
         let (empty, finish) = (p.empty, p.finish);
-        let start: Bits = board.holes().without(empty);
-        let goal = finish.map_or(Finish::AnyOne, |f| Finish::Holes(f.bit()));
-        let (outcome, stats, certificate) =
-            match (finish, Problem::new(board.clone(), start.resize(), goal)) {
-                // Different position classes: no search needed.
-                (Some(f), _) if classes.class_of_hole(f) != classes.class_of(start) => {
-                    (Outcome::Impossible(Reason::Class), Stats::default(), None)
-                }
-                (_, Ok(problem)) => decide(&problem, limits)?,
-                // A one-hole board: its start has no peg.
-                (_, Err(_)) => (Outcome::Impossible(Reason::Class), Stats::default(), None),
-            };
+        let start: Pegs = board.holes().without(empty);
+        let goal = finish.map_or(Finish::AnyOne, |f| Finish::Holes(Pegs::single(f)));
+        let Decision {
+            outcome,
+            certificate,
+            stats,
+        } = match (finish, Problem::new(board.clone(), start, goal)) {
+            // Different position classes: no search needed.
+            (Some(f), _) if classes.class_of_hole(f) != classes.class_of(start) => Decision {
+                outcome: Outcome::Impossible(Reason::Class),
+                certificate: None,
+                stats: Stats::default(),
+            },
+            (_, Ok(problem)) => decide(&problem, limits)?,
+            // A one-hole board: its start has no peg.
+            (_, Err(_)) => Decision {
+                outcome: Outcome::Impossible(Reason::Class),
+                certificate: None,
+                stats: Stats::default(),
+            },
+        };
         entries.push(Entry {
             empty,
             finish,
@@ -213,36 +220,22 @@ pub fn catalog(
     Ok(Catalog { vacancies, entries })
 }
 
-/// One problem: refuted at once, solved, or proved impossible by a search certificate.
-fn decide(problem: &Problem, limits: &Limits) -> Result<(Outcome, Stats, Option<Certificate>)> {
-    if let Some(c) = refute(problem) {
-        let reason = match c {
-            Certificate::Class { .. } => Reason::Class,
-            _ => Reason::Pagoda,
-        };
-        return Ok((Outcome::Impossible(reason), Stats::default(), Some(c)));
-    }
-    let report = solve(problem, limits)?;
-    Ok(match report.outcome {
-        Outcome::Solved { .. } => (report.outcome, report.stats, None),
-        Outcome::Impossible(_) | Outcome::Undecided(_) => match prove(problem, limits) {
-            Ok(c) => (
-                Outcome::Impossible(Reason::Exhausted),
-                report.stats,
-                Some(c),
-            ),
-            Err(_) => (report.outcome, report.stats, None),
-        },
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn pairs_cover_every_vacancy_and_finish_once() {
-        for name in ["english", "french", "triangle:5", "rect:3x4", "wiegleb"] {
+        for name in [
+            "english",
+            "french",
+            "triangle:5",
+            "rect:3x4",
+            "wiegleb",
+            "triangle:11",
+            "hexagon:9",
+            "rect:16x16",
+        ] {
             let b = Board::builtin(name).unwrap();
             let n = b.hole_count() as u64;
             let (vacancies, list) = problems(&b, Finishes::Single);

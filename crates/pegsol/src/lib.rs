@@ -80,8 +80,7 @@ pub use search::{solve, solve_with, solve_with_progress};
 pub use shape::Shape;
 pub use symmetry::{Canonicalizer, Symmetries};
 pub use wide::{
-    catalog_wide, count_wide, ends_wide, few_moves_wide, fewest_moves_wide, refute_wide,
-    solve_wide, solve_wide_with, wide_move_count, WideCatalog, WideCertificate, WideCount,
-    WideEntry, WideFinish, WideLimits, WideMoves, WideMovesOutcome, WideMovesProgress,
-    WideMovesReport, WideOutcome, WideReport, WideVacancy,
+    count_wide, few_moves_wide, fewest_moves_wide, solve_wide, solve_wide_with, wide_move_count,
+    WideCount, WideFinish, WideLimits, WideMoves, WideMovesOutcome, WideMovesProgress,
+    WideMovesReport, WideOutcome, WideReport,
 };

@@ -4,9 +4,9 @@
 
 use std::collections::{BTreeSet, HashSet};
 
+use pegsol::check::{decide, prove, refute, Certificate};
 use pegsol::{
-    refute_wide, replay, solve_wide, Board, Hole, Lattice, Pegs, Shape, WideCertificate,
-    WideFinish, WideLimits, WideOutcome,
+    replay, solve_wide, Board, Hole, Lattice, Pegs, Shape, WideFinish, WideLimits, WideOutcome,
 };
 use proptest::prelude::*;
 
@@ -82,12 +82,13 @@ fn grow(lattice: Lattice, n: usize, picks: &[u64]) -> (String, Vec<Cell>) {
 }
 
 /// The invariant behind a proof, checked by coordinates alone: every set meets every jump in
-/// 0 or 2 holes, or the weights satisfy `w(from) + w(over) >= w(to)` for every jump.
+/// 0 or 2 holes, or the weights satisfy `w(from) + w(over) >= w(to)` for every jump (each of
+/// a search certificate's functions too).
 fn sound_by_coordinates(
     board: &Board,
     cells: &HashSet<Cell>,
     lat: Lattice,
-    proof: &WideCertificate,
+    proof: &Certificate,
 ) -> bool {
     let index = |c: &Cell| board.hole_at(c.0, c.1).unwrap().index();
     let jumps = cells.iter().flat_map(|&(r, c)| {
@@ -98,16 +99,18 @@ fn sound_by_coordinates(
         })
     });
     let jumps: Vec<[usize; 3]> = jumps.map(|j| j.map(|c| index(&c))).collect();
+    let valid = |p: &pegsol::Pagoda| {
+        let w = p.weights();
+        jumps.iter().all(|&[a, b, t]| w[a] + w[b] >= w[t])
+    };
     match proof {
-        WideCertificate::Class { sets, .. } => sets.iter().all(|s| {
+        Certificate::Class { sets, .. } => sets.iter().all(|s| {
             jumps
                 .iter()
                 .all(|j| j.iter().filter(|&&h| s.contains(Hole::at(h))).count() % 2 == 0)
         }),
-        WideCertificate::Pagoda { pagoda, .. } => {
-            let w = pagoda.weights();
-            jumps.iter().all(|&[a, b, t]| w[a] + w[b] >= w[t])
-        }
+        Certificate::Pagoda { pagoda, .. } => valid(pagoda),
+        Certificate::Search(s) => s.pagodas.iter().all(valid),
     }
 }
 
@@ -154,11 +157,6 @@ proptest! {
             WideFinish::Exactly(_) => p.len() == 1 && p.contains(&target_cell),
         };
         let expected = brute_force(&taken, lat.directions(), &start_cells, &wanted, count, &mut HashSet::new());
-        if let Some(proof) = refute_wide(&board, start, &finish) {
-            prop_assert!(!expected, "refuted by {} what brute force solves", proof.kind());
-            prop_assert!(proof.verify(&board, start, &finish));
-            prop_assert!(sound_by_coordinates(&board, &taken, lat, &proof));
-        }
         let report = solve_wide(&board, start, &finish, &WideLimits::default()).unwrap();
         match report.outcome {
             WideOutcome::Solved { jumps, finish: end } => {
@@ -190,13 +188,27 @@ proptest! {
             }
             pegsol::Outcome::Undecided(_) => prop_assert!(false, "undecided on {} pegs", pegs),
         }
+        // The decision with its proof: an impossible answer carries a certificate (class,
+        // pagoda or search, positions of the board's width) that rechecks, and is sound by
+        // coordinates.
+        let decided = decide(&problem, &pegsol::Limits::default()).unwrap();
+        match (&decided.outcome, &decided.certificate) {
+            (pegsol::Outcome::Solved { .. }, None) => prop_assert!(expected),
+            (pegsol::Outcome::Impossible(_), Some(c)) => {
+                prop_assert!(!expected, "{} proves impossible what brute force solves", c.kind());
+                prop_assert!(c.verify(&problem));
+                prop_assert!(sound_by_coordinates(&board, &taken, lat, c));
+            }
+            other => prop_assert!(false, "{:?}", other),
+        }
     }
 }
 
 /// Class and pagoda refutations on random boards of 65 to 100 holes, against brute force:
 /// a few pegs close together, to end as one peg on a hole anywhere (mostly far away, where
 /// a pagoda function refutes what the class allows). Every refutation must be of a problem
-/// brute force cannot solve, its invariant must hold by coordinates, and both kinds occur.
+/// brute force cannot solve, its invariant must hold by coordinates, and every kind occurs:
+/// what neither argument refutes gets a search certificate.
 #[test]
 fn refutations_agree_with_brute_force() {
     let mut kinds = std::collections::BTreeMap::new();
@@ -223,7 +235,12 @@ fn refutations_agree_with_brute_force() {
             .iter()
             .fold(Pegs::EMPTY, |s, c| s.with(Hole::at(hole(c).index())));
         let target = cells[(next() % n as u64) as usize];
-        let finish = WideFinish::Exactly(Pegs::single(Hole::at(hole(&target).index())));
+        let problem = pegsol::Problem::new(
+            &board,
+            start,
+            pegsol::Finish::Holes(Pegs::single(hole(&target))),
+        )
+        .unwrap();
         let taken: HashSet<Cell> = cells.iter().copied().collect();
         let wanted = |p: &BTreeSet<Cell>| p.len() == 1 && p.contains(&target);
         let solvable = brute_force(
@@ -234,14 +251,14 @@ fn refutations_agree_with_brute_force() {
             1,
             &mut HashSet::new(),
         );
-        let kind = match refute_wide(&board, start, &finish) {
+        let kind = match refute(&problem) {
             Some(proof) => {
                 assert!(
                     !solvable,
                     "case {case}: {} refutes a solvable problem",
                     proof.kind()
                 );
-                assert!(proof.verify(&board, start, &finish), "case {case}");
+                assert!(proof.verify(&problem), "case {case}");
                 assert!(
                     sound_by_coordinates(&board, &taken, lat, &proof),
                     "case {case}"
@@ -249,13 +266,26 @@ fn refutations_agree_with_brute_force() {
                 proof.kind()
             }
             None if solvable => "solvable",
-            None => "unproved",
+            // Neither argument refutes it: a search certificate must, in positions of the
+            // board's width, rechecked and sound by coordinates.
+            None => {
+                let proof = prove(&problem, &pegsol::Limits::default())
+                    .unwrap_or_else(|e| panic!("case {case}: no certificate: {e:?}"));
+                assert_eq!(proof.kind(), "search", "case {case}");
+                assert!(proof.verify(&problem), "case {case}");
+                assert!(
+                    sound_by_coordinates(&board, &taken, lat, &proof),
+                    "case {case}"
+                );
+                "search"
+            }
         };
         *kinds.entry(kind).or_insert(0) += 1;
     }
     println!("{kinds:?}");
     assert!(kinds.get("class").copied().unwrap_or(0) >= 10, "{kinds:?}");
     assert!(kinds.get("pagoda").copied().unwrap_or(0) >= 10, "{kinds:?}");
+    assert!(kinds.get("search").copied().unwrap_or(0) >= 1, "{kinds:?}");
 }
 
 #[test]

@@ -93,10 +93,10 @@ pub(super) fn answer(
             ))
         }
         Kind::Check => {
-            let proof = crate::check::proof_of(problem, &limits)?;
-            let ran_out = proof == Err(pegsol::check::Unproved::Budget(Budget::Time));
+            let decision = crate::check::decision_of(problem, &limits)?;
+            let ran_out = decision.outcome == Outcome::Undecided(Budget::Time);
             Ok((
-                to_value(&crate::check::CheckAnswer::of(problem, &proof, None).0)?,
+                to_value(&crate::check::CheckAnswer::of(problem, &decision, None).0)?,
                 ran_out,
             ))
         }

@@ -41,13 +41,12 @@ use tokio::sync::Semaphore;
 
 use crate::serve::answers::{answer, geometry};
 use crate::serve::lanes::Lane;
-use crate::serve::request::{parse_request, Kind, Request as Asked};
+use crate::serve::request::{parse_request, Kind, Parsed};
 
 mod answers;
 mod lanes;
 mod request;
 mod views;
-mod wide;
 
 /// The page, with its script and style inline: nothing is fetched from elsewhere.
 const INDEX: &str = include_str!("../../assets/index.html");
@@ -364,17 +363,17 @@ async fn api(State(shared): State<Arc<Shared>>, request: Request, kind: Kind) ->
         Ok(b) => b,
         Err(response) => return response,
     };
-    let parsed = match parse_request(&body, kind) {
+    let parsed = match parse_request(&body) {
         Ok(r) => r,
         Err(e) => return bad(e),
     };
-    if let (Kind::Board, Asked::Narrow(p)) = (kind, &parsed) {
-        return Json(geometry(&p.problem)).into_response();
+    if kind == Kind::Board {
+        return Json(geometry(&parsed.problem)).into_response();
     }
     let received = Instant::now();
     let cancel = CancelOnDrop(Arc::new(AtomicBool::new(false)));
     // Larger timeouts than the server's budget are cut to it.
-    let budget = parsed.timeout().map_or(shared.budget, |t| {
+    let budget = parsed.timeout.map_or(shared.budget, |t| {
         shared
             .budget
             .min(Duration::from_secs_f64(t.min(shared.budget.as_secs_f64())))
@@ -410,7 +409,7 @@ async fn lane_run(
     shared: &Arc<Shared>,
     rank: Option<u32>,
     kind: Kind,
-    parsed: &Arc<Asked>,
+    parsed: &Arc<Parsed>,
     budget: Duration,
     cancel: &Arc<AtomicBool>,
 ) -> Result<Answer, Response> {
@@ -430,10 +429,9 @@ async fn lane_run(
     let answer = tokio::task::spawn_blocking(move || {
         let lane = if slow { &shared.slow } else { &shared.fast };
         let sets = shared.winning.read().map(|v| v.clone()).unwrap_or_default();
-        let answer = lane.pool.install(|| match &*parsed {
-            Asked::Narrow(p) => answer(kind, p, budget, cancel, &sets),
-            Asked::Wide(w) => wide::check(w, budget, &cancel),
-        });
+        let answer = lane
+            .pool
+            .install(|| answer(kind, &parsed, budget, cancel, &sets));
         if slow {
             // A slow-lane run may have held hundreds of megabytes: give the free part back.
             crate::memory::give_back_free_memory();

@@ -5,8 +5,6 @@ use pegsol::{notation, Board, Pegs, Problem};
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::wide::WideParsed;
-
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(super) enum Kind {
     Analyse,
@@ -15,24 +13,6 @@ pub(super) enum Kind {
     Ends,
     Check,
     Hint,
-}
-
-/// A request on a board of either size.
-pub(super) enum Request {
-    /// A board of up to 64 holes.
-    Narrow(Parsed),
-    /// A board of 65 to 256 holes, for the wide solver.
-    Wide(Box<WideParsed>),
-}
-
-impl Request {
-    /// The time the request asks for, if it does.
-    pub(super) fn timeout(&self) -> Option<f64> {
-        match self {
-            Request::Narrow(p) => p.timeout,
-            Request::Wide(w) => w.timeout,
-        }
-    }
 }
 
 /// The request, parsed: a board by name or as ASCII art, its starting pegs and the finish.
@@ -80,7 +60,7 @@ pub(super) fn labels(v: &Value, what: &str) -> Result<String, String> {
 }
 
 /// Reads and checks a request body. Never panics, whatever the bytes (a fuzz test says so).
-pub(super) fn parse_request(body: &[u8], kind: Kind) -> Result<Request, String> {
+pub(super) fn parse_request(body: &[u8]) -> Result<Parsed, String> {
     const EXAMPLE: &str = r#"{"board": "english", "empty": ["d4"], "finish": "d4"}"#;
     let value: Value = serde_json::from_slice(body)
         .map_err(|e| format!("the body is not JSON ({e}); send an object like {EXAMPLE}"))?;
@@ -121,11 +101,6 @@ pub(super) fn parse_request(body: &[u8], kind: Kind) -> Result<Request, String> 
         (e, _) => format!("board: {e}"),
     })?;
     let board = Board::from_shape(&shape).map_err(|e| format!("board: {e}"))?;
-    // The one solver takes every board; the checks past 64 holes are the wide engines' so
-    // far (their class and pagoda proofs).
-    if !board.fits::<u64>() && kind == Kind::Check {
-        return parse_wide(&body, board).map(|w| Request::Wide(Box::new(w)));
-    }
     let start = start_of(&body, &board)?;
     // The same finishes as the CLI's --finish: labels, "any" or "any:N".
     let finish = match &body.finish {
@@ -138,11 +113,11 @@ pub(super) fn parse_request(body: &[u8], kind: Kind) -> Result<Request, String> 
     let origin = start;
     let start = played(&body, &board, start)?;
     let problem = Problem::new(board, start, finish).map_err(|e| e.to_string())?;
-    Ok(Request::Narrow(Parsed {
+    Ok(Parsed {
         problem,
         timeout: body.timeout,
         origin,
-    }))
+    })
 }
 
 /// The game's start: the board's own, or every hole but those of `"empty"`.
@@ -176,26 +151,6 @@ fn played(body: &RequestBody, board: &Board, start: Pegs) -> Result<Pegs, String
     }
 }
 
-/// Reads the rest of a request body once its board turned out to be wide.
-fn parse_wide(body: &RequestBody, board: Board) -> Result<WideParsed, String> {
-    let start = start_of(body, &board)?;
-    let finish = match &body.finish {
-        None | Some(Value::Null) => None,
-        Some(v) => Some(labels(v, "finish")?),
-    };
-    let finish = crate::wide::finish_of(&board, start, finish.as_deref())
-        .map_err(|e| format!("finish: {}", e.root_cause()))?;
-    let start = played(body, &board, start)?;
-    // The checks the solver makes, made now, so that a bad finish is a 400 at once.
-    finish.check(&board, start).map_err(|e| e.to_string())?;
-    Ok(WideParsed {
-        board,
-        start,
-        finish,
-        timeout: body.timeout,
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use std::time::Instant;
@@ -207,11 +162,7 @@ mod tests {
 
     #[test]
     fn request_errors_name_what_is_wrong() {
-        let err = |body: &str| {
-            parse_request(body.as_bytes(), Kind::Solve)
-                .err()
-                .unwrap_or_default()
-        };
+        let err = |body: &str| parse_request(body.as_bytes()).err().unwrap_or_default();
         assert!(err(r#"{"board":"english","emtpy":["d4"]}"#).contains("unknown field `emtpy`"));
         assert!(err(r#"{"emtpy":1}"#).contains("emtpy"));
         assert!(err(r#"{"empty":[]}"#).contains("\"board\" is missing"));
@@ -220,8 +171,8 @@ mod tests {
         assert!(err(r#"{"board":"english","timeout":"x"}"#).contains("invalid type"));
         assert!(err("not json").contains("not JSON"));
         assert!(err(r#"{"board":"english","empty":"d4,d4"}"#).contains("named twice"));
-        let big = parse_request(br#"{"board":"english","timeout":1e300}"#, Kind::Solve).unwrap();
-        assert_eq!(big.timeout(), Some(1e300));
+        let big = parse_request(br#"{"board":"english","timeout":1e300}"#).unwrap();
+        assert_eq!(big.timeout, Some(1e300));
     }
 
     /// Mutation fuzzing of the request parser for a fixed time (`PEGSOL_FUZZ_SECONDS`,
@@ -289,16 +240,11 @@ mod tests {
                 bytes = (0..next() % 200).map(|_| next() as u8).collect();
             }
             bodies += 1;
-            match parse_request(&bytes, Kind::Check) {
-                Ok(Request::Narrow(r)) => {
+            match parse_request(&bytes) {
+                Ok(r) => {
                     accepted += 1;
                     assert!(r.problem.from_start(r.problem.start()).is_ok());
                     assert!(r.timeout.is_none_or(|t| t.is_finite() && t > 0.0));
-                }
-                Ok(Request::Wide(w)) => {
-                    accepted += 1;
-                    assert!(w.finish.check(&w.board, w.start).is_ok());
-                    assert!(w.timeout.is_none_or(|t| t.is_finite() && t > 0.0));
                 }
                 Err(e) => assert!(!e.is_empty()),
             }

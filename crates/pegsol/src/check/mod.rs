@@ -19,12 +19,17 @@
 //!
 //! [`Classes`]: crate::Classes
 
+mod positions;
 mod search;
 
-use crate::bitset::{Bits, Hole};
+use crate::bitset::{Bits, Hole, Pegs, Word};
+use crate::error::{Error, Result as LibResult};
 use crate::pagoda::Pagoda;
-use crate::problem::{Budget, Limits, Problem};
+use crate::problem::{Budget, Limits, Outcome, Problem, Reason, Stats};
+use crate::search::solve;
+use crate::width::with_width;
 
+pub use positions::Positions;
 use search::{closed_set, NoSet};
 
 /// A proof that a problem has no solution.
@@ -34,12 +39,12 @@ pub enum Certificate {
     /// have different parities.
     Class {
         /// The invariant sets used.
-        sets: Vec<Bits>,
+        sets: Vec<Pegs>,
         /// Pegs of the start on each set.
         start_counts: Vec<u32>,
         /// For each finish: the finish, the index of the set that separates it, and its pegs
         /// on that set.
-        finishes: Vec<(Bits, usize, u32)>,
+        finishes: Vec<(Pegs, usize, u32)>,
     },
     /// A pagoda function whose start total is below every finish's total.
     Pagoda {
@@ -66,15 +71,19 @@ pub struct SearchProof {
     /// The pagoda functions that cut.
     pub pagodas: Vec<Pagoda>,
     /// The members; the first is the start.
-    pub positions: Vec<Bits>,
+    pub positions: Positions,
 }
 
 impl SearchProof {
     /// The start and the finishes the set is about: the problem's, or its dual's.
     #[must_use]
-    pub fn game(&self, problem: &Problem) -> (Bits, Vec<Bits>) {
-        let holes = problem.board().holes();
-        let targets: &[Bits] = &problem.targets();
+    pub fn game(&self, problem: &Problem) -> (Pegs, Vec<Pegs>) {
+        self.game_at(problem)
+    }
+
+    fn game_at<W: Word>(&self, problem: &Problem) -> (Bits<W>, Vec<Bits<W>>) {
+        let holes: Bits<W> = problem.board().holes();
+        let targets: &[Bits<W>] = &problem.targets();
         match (self.dual, targets) {
             (true, [f]) => (holes.minus(*f), vec![holes.minus(problem.start())]),
             _ => (problem.start(), targets.to_vec()),
@@ -82,20 +91,29 @@ impl SearchProof {
     }
 
     /// Rechecks the set with the library's own jumps (the CLI's `verify` checks files with
-    /// code of its own).
+    /// code of its own), at the board's width.
     #[must_use]
     pub fn verify(&self, problem: &Problem) -> bool {
+        with_width!(problem.board(), W => self.verify_at::<W>(problem))
+    }
+
+    fn verify_at<W: Word>(&self, problem: &Problem) -> bool {
         let board = problem.board();
-        if problem.one_word().is_err() || self.dual && problem.target_count() != 1 {
+        // Members stored at another width are another board's (read at this one they would
+        // lose or gain holes).
+        if self.positions.words() != W::WORDS || self.dual && problem.target_count() != 1 {
             return false;
         }
-        let (start, finishes) = self.game(problem);
+        let (start, finishes) = self.game_at::<W>(problem);
         let Some(goal) = finishes.first().map(|f| f.count()) else {
             return false;
         };
-        let image = |perm: &[Hole], p: Bits| p.iter().map(|h| perm[h.index()]).collect::<Bits>();
+        let n = board.hole_count();
+        let image =
+            |perm: &[Hole], p: Bits<W>| p.iter().map(|h| perm[h.index()]).collect::<Bits<W>>();
         let automorphisms = self.symmetries.iter().all(|perm| {
-            perm.len() == board.hole_count()
+            perm.len() == n
+                && perm.iter().all(|h| h.index() < n)
                 && board.jumps().iter().all(|j| {
                     let (f, o, t) = (
                         perm[j.from().index()],
@@ -112,28 +130,30 @@ impl SearchProof {
         let floors: Option<Vec<i64>> = self.pagodas.iter().map(|p| p.floor(&finishes)).collect();
         let Some(floors) = floors else { return false };
         let valid = self.pagodas.iter().all(|p| p.broken_jump(board).is_none());
-        let cut = |p: Bits| {
+        let cut = |p: Bits<W>| {
             self.pagodas
                 .iter()
                 .zip(&floors)
                 .any(|(f, &fl)| f.total(p) < fl)
         };
-        let members: std::collections::HashSet<Bits> = self.positions.iter().copied().collect();
-        let member = |p: Bits| {
+        let holes: Bits<W> = board.holes();
+        let members: std::collections::HashSet<Bits<W>> = self.positions.iter().collect();
+        let member = |p: Bits<W>| {
             members.contains(&p)
                 || self
                     .symmetries
                     .iter()
                     .any(|g| members.contains(&image(g, p)))
         };
-        let closed = self.positions.iter().all(|&p| {
-            !finishes.contains(&p)
+        let closed = self.positions.iter::<W>().all(|p| {
+            p.is_subset(holes)
+                && !finishes.contains(&p)
                 && board.jumps().iter().filter(|j| j.is_legal(p)).all(|j| {
                     let c = j.apply(p);
                     (c.count() <= goal && !finishes.contains(&c)) || cut(c) || member(c)
                 })
         });
-        let starts = self.positions.first() == Some(&start) || cut(start);
+        let starts = self.positions.iter::<W>().next() == Some(start) || cut(start);
         automorphisms && valid && closed && starts
     }
 }
@@ -147,8 +167,6 @@ pub enum Unproved {
     Budget(Budget),
     /// A certificate that failed its own recheck: a bug, never an answer.
     Internal(&'static str),
-    /// A board past one word: certificates take boards of up to 64 holes so far.
-    PastOneWord,
 }
 
 impl Certificate {
@@ -167,12 +185,9 @@ impl Certificate {
     /// claimed and in the wrong order for the problem to be solvable.
     #[must_use]
     pub fn verify(&self, problem: &Problem) -> bool {
-        if problem.one_word().is_err() {
-            return false;
-        }
         let board = problem.board();
-        let start = problem.start();
-        let finishes: &[Bits] = &problem.targets();
+        let start: Pegs = problem.start();
+        let finishes: &[Pegs] = &problem.targets();
         match self {
             Certificate::Class {
                 sets,
@@ -228,19 +243,13 @@ impl Certificate {
 /// ```
 #[must_use]
 pub fn refute(problem: &Problem) -> Option<Certificate> {
-    // Certificates hold one-word sets so far: past 64 holes there is none to give.
-    problem.one_word().ok()?;
+    // Two set operations a finish and an LP: done at the widest width, whatever the board.
     let board = problem.board();
-    let start = problem.start();
-    let finishes: &[Bits] = &problem.targets();
-    let sets: Vec<Bits> = board
-        .classes()
-        .functionals()
-        .iter()
-        .map(|s| s.resize())
-        .collect();
-    let parity = |p: Bits, s: Bits| p.intersect(s).count() % 2;
-    let separating: Option<Vec<(Bits, usize)>> = finishes
+    let start: Pegs = problem.start();
+    let finishes: &[Pegs] = &problem.targets();
+    let sets: &[Pegs] = board.classes().functionals();
+    let parity = |p: Pegs, s: Pegs| p.intersect(s).count() % 2;
+    let separating: Option<Vec<(Pegs, usize)>> = finishes
         .iter()
         .map(|&f| {
             sets.iter()
@@ -253,7 +262,7 @@ pub fn refute(problem: &Problem) -> Option<Certificate> {
         let mut used: Vec<usize> = separating.iter().map(|&(_, k)| k).collect();
         used.sort_unstable();
         used.dedup();
-        let kept: Vec<Bits> = used.iter().map(|&k| sets[k]).collect();
+        let kept: Vec<Pegs> = used.iter().map(|&k| sets[k]).collect();
         return Some(Certificate::Class {
             start_counts: kept.iter().map(|&s| start.intersect(s).count()).collect(),
             finishes: separating
@@ -276,22 +285,39 @@ pub fn refute(problem: &Problem) -> Option<Certificate> {
     })
 }
 
-/// Most positions a search certificate may hold (about 40 bytes each while it is made).
+/// Most positions a search certificate may hold (about 40 bytes a word of position while it
+/// is made).
 pub const MAX_POSITIONS: usize = 20_000_000;
 
 /// A certificate for every impossible problem, within `limits`: [`refute`]'s, or else a
 /// search certificate (see the module docs), from the problem's own direction and, for a
 /// single finish, from its dual, the smaller of the two. Rechecked before it is returned.
 pub fn prove(problem: &Problem, limits: &Limits) -> Result<Certificate, Unproved> {
-    problem.one_word().map_err(|_| Unproved::PastOneWord)?;
     let began = std::time::Instant::now();
     if let Some(c) = refute(problem) {
         return Ok(c);
     }
+    let proof = with_width!(problem.board(), W => search_proof::<W>(problem, limits, began))?;
+    let certificate = Certificate::Search(proof);
+    if certificate.verify(problem) {
+        Ok(certificate)
+    } else {
+        Err(Unproved::Internal(
+            "a search certificate failed its recheck",
+        ))
+    }
+}
+
+/// The smaller closed set of the two directions, positions in `W`'s words.
+fn search_proof<W: Word>(
+    problem: &Problem,
+    limits: &Limits,
+    began: std::time::Instant,
+) -> Result<SearchProof, Unproved> {
     let board = problem.board();
-    let holes = board.holes();
-    let targets: &[Bits] = &problem.targets();
-    let cap = (limits.max_memory / 40).clamp(1, MAX_POSITIONS);
+    let holes: Bits<W> = board.holes();
+    let targets: &[Bits<W>] = &problem.targets();
+    let cap = (limits.max_memory / (40 * W::WORDS)).clamp(1, MAX_POSITIONS);
     let sym = board.symmetries();
     let attempt = |dual: bool, cap: usize, limits: &Limits| {
         let (start, finishes) = match (dual, targets) {
@@ -360,16 +386,84 @@ pub fn prove(problem: &Problem, limits: &Limits) -> Result<Certificate, Unproved
             break;
         }
     }
-    let Some(proof) = proof else {
-        return Err(Unproved::Budget(Budget::Memory));
-    };
-    let certificate = Certificate::Search(proof);
-    if certificate.verify(problem) {
-        Ok(certificate)
+    proof.ok_or(Unproved::Budget(Budget::Memory))
+}
+
+/// A problem decided, with the proof an impossible answer carries.
+#[derive(Clone, Debug)]
+pub struct Decision {
+    /// The answer: a solution replayed by the solver's checker, impossible, or undecided.
+    pub outcome: Outcome,
+    /// The certificate of an impossible answer. `None` on an impossible answer only when the
+    /// solver exhausted the search but no certificate was made within what was left of the
+    /// budget.
+    pub certificate: Option<Certificate>,
+    /// The solver's effort.
+    pub stats: Stats,
+}
+
+/// Decides `problem` within `limits`, one budget for the whole: a class or pagoda proof
+/// ([`refute`]) at once; else the solver, which gives a line when there is one; else, with
+/// what is left of the budget, a search certificate ([`prove`]). The same on every board of
+/// up to 256 holes (each width its own monomorphised engines).
+///
+/// ```
+/// use pegsol::{Board, Finish, Limits, Outcome, Problem, check::decide};
+/// let b = Board::builtin("english").unwrap();
+/// let p = Problem::new(&b, b.start().unwrap(), Finish::holes(b.hole_set::<u64>("c4").unwrap())).unwrap();
+/// let d = decide(&p, &Limits::default()).unwrap();
+/// assert!(matches!(d.outcome, Outcome::Impossible(_)));
+/// assert!(d.certificate.unwrap().verify(&p));
+/// ```
+///
+/// # Errors
+///
+/// [`Error::Internal`] if a solution fails its replay or a certificate its recheck (a bug).
+pub fn decide(problem: &Problem, limits: &Limits) -> LibResult<Decision> {
+    let began = std::time::Instant::now();
+    if let Some(c) = refute(problem) {
+        let reason = match c {
+            Certificate::Class { .. } => Reason::Class,
+            _ => Reason::Pagoda,
+        };
+        return Ok(Decision {
+            outcome: Outcome::Impossible(reason),
+            certificate: Some(c),
+            stats: Stats::default(),
+        });
+    }
+    let report = solve(problem, limits)?;
+    if let Outcome::Solved { .. } = report.outcome {
+        return Ok(Decision {
+            outcome: report.outcome,
+            certificate: None,
+            stats: report.stats,
+        });
+    }
+    let mut rest = limits.clone();
+    rest.timeout = limits.timeout.map(|t| t.saturating_sub(began.elapsed()));
+    let proved = if rest.timeout == Some(std::time::Duration::ZERO) {
+        Err(Unproved::Budget(Budget::Time))
     } else {
-        Err(Unproved::Internal(
-            "a search certificate failed its recheck",
-        ))
+        prove(problem, &rest)
+    };
+    match proved {
+        Ok(c) => Ok(Decision {
+            outcome: Outcome::Impossible(Reason::Exhausted),
+            certificate: Some(c),
+            stats: report.stats,
+        }),
+        Err(Unproved::Internal(what)) => Err(Error::Internal(what)),
+        Err(Unproved::Solvable) if matches!(report.outcome, Outcome::Impossible(_)) => Err(
+            Error::Internal("the solver and the certificate search disagree"),
+        ),
+        // Undecided by the solver (a finish reached by the certificate search has no line to
+        // show), or impossible by its exhausted search without a certificate in the budget.
+        Err(_) => Ok(Decision {
+            outcome: report.outcome,
+            certificate: None,
+            stats: report.stats,
+        }),
     }
 }
 
@@ -432,5 +526,78 @@ mod tests {
         .unwrap();
         let c = refute(&p).unwrap();
         assert!(c.verify(&p));
+    }
+
+    #[test]
+    fn search_certificates_past_one_word_verify_and_forgeries_are_caught() {
+        // Seven pegs on the 9x9 square (81 holes, two words) cannot come down to one: neither
+        // classes nor one pagoda function show it, a closed set of 63 positions does.
+        let pegs = [(2, 5), (3, 2), (3, 4), (4, 2), (4, 4), (4, 5), (4, 6)];
+        let mut text = String::from("lattice: orthogonal\ncolumns: exact\n");
+        for r in 0..9 {
+            let row: String = (0..9)
+                .map(|c| if pegs.contains(&(r, c)) { 'o' } else { '.' })
+                .collect();
+            text.push_str(&row);
+            text.push('\n');
+        }
+        let b = Board::from_shape(&crate::Shape::parse("seven", &text).unwrap()).unwrap();
+        assert_eq!(b.words(), 2);
+        let p = Problem::new(&b, b.start().unwrap(), Finish::AnyOne).unwrap();
+        assert!(refute(&p).is_none());
+        let Ok(Certificate::Search(proof)) = prove(&p, &Limits::default()) else {
+            panic!("a search certificate")
+        };
+        assert!(proof.positions.len() > 10 && proof.positions.words() == 2);
+        assert!(Certificate::Search(proof.clone()).verify(&p));
+        let forged = |f: &dyn Fn(&mut SearchProof)| {
+            let mut c = proof.clone();
+            f(&mut c);
+            Certificate::Search(c).verify(&p)
+        };
+        // The last member dropped: its parent's child is no longer in the set.
+        assert!(!forged(&|c| {
+            let mut kept = Positions::new::<[u64; 2]>();
+            let n = c.positions.len();
+            for q in c.positions.iter::<[u64; 2]>().take(n - 1) {
+                kept.push(q);
+            }
+            c.positions = kept;
+        }));
+        // The same members stored in one word (holes past 64 lost) or four.
+        for words in [1, 4] {
+            assert!(!forged(&|c| {
+                let mut other = if words == 1 {
+                    Positions::new::<u64>()
+                } else {
+                    Positions::new::<[u64; 4]>()
+                };
+                for q in c.positions.iter::<[u64; 4]>() {
+                    if words == 1 {
+                        other.push(q.resize::<u64>());
+                    } else {
+                        other.push(q);
+                    }
+                }
+                c.positions = other;
+            }));
+        }
+        // A "symmetry" that swaps two holes is no automorphism of the board.
+        assert!(!forged(&|c| {
+            let mut perm: Vec<Hole> = b.each_hole().collect();
+            perm.swap(0, 1);
+            c.symmetries.push(perm);
+        }));
+        // A dual set for a problem of many finishes.
+        assert!(!forged(&|c| c.dual = !c.dual));
+        // Another start: the set does not hold it.
+        let other = p
+            .from_start(
+                b.start::<[u64; 4]>()
+                    .unwrap()
+                    .without(b.hole("f3").unwrap()),
+            )
+            .unwrap();
+        assert!(!Certificate::Search(proof.clone()).verify(&other));
     }
 }

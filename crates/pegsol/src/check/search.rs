@@ -11,11 +11,13 @@
 
 use std::time::Instant;
 
-use crate::bitset::Bits;
+use crate::bitset::{Bits, Word};
 use crate::board::Board;
 use crate::pagoda::Pagoda;
 use crate::problem::{Budget, Limits};
 use crate::table::KeySet;
+
+use super::positions::Positions;
 
 /// Depth (jumps from the start) down to which a position no function cuts gets a fitted one.
 const FIT_DEPTH: u32 = 4;
@@ -32,40 +34,53 @@ pub(crate) enum NoSet {
     Budget(Budget),
 }
 
-/// Pagoda functions as byte tables over positions: a total is one lookup per byte.
+/// Pagoda functions as byte tables over positions: a total is one lookup per byte of the
+/// position (8 a word).
 struct Tables {
-    tables: Vec<[[i64; 256]; 8]>,
+    /// Function `k`'s tables are `tables[k * bytes..(k + 1) * bytes]`.
+    tables: Vec<[i64; 256]>,
+    bytes: usize,
     floors: Vec<i64>,
 }
 
 impl Tables {
-    fn new() -> Tables {
+    fn new<W: Word>() -> Tables {
         Tables {
             tables: Vec::new(),
+            bytes: 8 * W::WORDS,
             floors: Vec::new(),
         }
     }
 
     fn push(&mut self, p: &Pagoda, floor: i64) {
-        let mut table = [[0i64; 256]; 8];
-        for (byte, row) in table.iter_mut().enumerate() {
+        for byte in 0..self.bytes {
+            let mut row = [0i64; 256];
             for (value, total) in row.iter_mut().enumerate() {
-                *total = p.total(Bits((value as u64) << (8 * byte)));
+                // The holes of this byte are `8 * byte..8 * byte + 8`.
+                *total = (0..8)
+                    .filter(|b| value >> b & 1 == 1)
+                    .map(|b| p.weights().get(8 * byte + b).copied().unwrap_or(0))
+                    .sum();
             }
+            self.tables.push(row);
         }
-        self.tables.push(table);
         self.floors.push(floor);
     }
 
     /// The first function that totals less on `pos` than its floor.
-    fn cut_by(&self, pos: u64) -> Option<usize> {
-        self.tables
-            .iter()
-            .zip(&self.floors)
-            .position(|(t, &floor)| {
-                let total: i64 = (0..8).map(|b| t[b][(pos >> (8 * b)) as usize & 0xff]).sum();
-                total < floor
-            })
+    fn cut_by<W: Word>(&self, pos: Bits<W>) -> Option<usize> {
+        let bytes = self.bytes;
+        self.floors.iter().enumerate().position(|(k, &floor)| {
+            let t = &self.tables[k * bytes..(k + 1) * bytes];
+            let mut total = 0i64;
+            for w in 0..W::WORDS {
+                let word = pos.0.word(w);
+                for b in 0..8 {
+                    total += t[8 * w + b][(word >> (8 * b)) as usize & 0xff];
+                }
+            }
+            total < floor
+        })
     }
 }
 
@@ -73,31 +88,31 @@ impl Tables {
 /// `group` (which must map the set of `targets` onto itself) and cuts by `functions` (which
 /// it may add to, and from which it drops those that cut nothing), holding the start and no
 /// target. At most `max_positions` are kept.
-pub(crate) fn closed_set(
+pub(crate) fn closed_set<W: Word>(
     board: &Board,
-    start: Bits,
-    targets: &[Bits],
+    start: Bits<W>,
+    targets: &[Bits<W>],
     group: &[usize],
     functions: &mut Vec<Pagoda>,
     limits: &Limits,
     max_positions: usize,
-) -> Result<Vec<Bits>, NoSet> {
+) -> Result<Positions, NoSet> {
     let began = Instant::now();
     let deadline = limits.timeout.map(|t| began + t);
-    let canon = board.symmetries().canonicalizer(group);
+    let canon = board.symmetries().canonicalizer::<W>(group);
     let goal = targets.first().map_or(1, |t| t.count());
     // Functions without a floor (no targets) are dropped first, so that table `k` is
     // function `k`.
     functions.retain(|f| f.floor(targets).is_some());
-    let mut tables = Tables::new();
+    let mut tables = Tables::new::<W>();
     for f in functions.iter() {
         tables.push(f, f.floor(targets).unwrap_or(i64::MIN));
     }
     let mut used = vec![false; functions.len()];
     let jumps = board.jumps();
-    let mut seen = KeySet::new(max_positions.saturating_mul(16));
-    let mut kept: Vec<Bits> = Vec::new();
-    let mut stack: Vec<(Bits, u32)> = vec![(start, 0)];
+    let mut seen: KeySet<Bits<W>> = KeySet::new(max_positions.saturating_mul(16 * W::WORDS));
+    let mut kept = Positions::new::<W>();
+    let mut stack: Vec<(Bits<W>, u32)> = vec![(start, 0)];
     let mut steps = 0u64;
     while let Some((pos, depth)) = stack.pop() {
         steps += 1;
@@ -111,11 +126,11 @@ pub(crate) fn closed_set(
             // As few pegs as a finish, and not one: it reaches no finish.
             continue;
         }
-        if let Some(k) = tables.cut_by(pos.raw()) {
+        if let Some(k) = tables.cut_by(pos) {
             used[k] = true;
             continue;
         }
-        let key = canon.canonical(pos).raw();
+        let key = canon.canonical(pos);
         if seen.contains(key) {
             continue;
         }

@@ -18,21 +18,17 @@
 //! # Ok::<(), pegsol::Error>(())
 //! ```
 
-mod catalog;
 mod count;
 mod fewest;
-mod proof;
 mod solve;
 mod spill;
 mod tables;
 
-pub use catalog::{catalog_wide, ends_wide, WideCatalog, WideEntry, WideVacancy};
 pub use count::{count_wide, WideCount};
 pub use fewest::{
     few_moves_wide, fewest_moves_wide, wide_move_count, WideMoves, WideMovesOutcome,
     WideMovesProgress, WideMovesReport,
 };
-pub use proof::{refute_wide, WideCertificate};
 pub use solve::{solve_wide, solve_wide_with, WideFinish, WideLimits, WideOutcome, WideReport};
 
 /// A position of `W` words, in the wide engines' generic code.
