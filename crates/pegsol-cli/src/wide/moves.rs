@@ -277,31 +277,36 @@ pub(crate) fn fewest(
 const UPPER_BOUND_SECS: u64 = 60;
 
 /// The line with the fewest moves found from `starts`: a first line from the portfolio (a
-/// few starts, a few seconds each), then the library's beam over moves for `--timeout` or
-/// [`UPPER_BOUND_SECS`], whichever is shorter; replayed.
+/// few starts, at most 5 s each), then the library's beam over moves for the rest of
+/// `limits`' time, or [`UPPER_BOUND_SECS`] without a timeout; replayed. Every phase shares
+/// the one budget: `limits.timeout` is what is left of the command's.
 fn upper_bound(
     board: &Board,
     starts: &[Pegs],
     finish: &WideFinish,
     limits: &WideLimits,
 ) -> Result<Option<Checked>> {
+    let began = Instant::now();
+    let total = limits
+        .timeout
+        .unwrap_or(Duration::from_secs(UPPER_BOUND_SECS));
+    let left = || total.saturating_sub(began.elapsed());
     let mut best: Option<Checked> = None;
     for &s in starts.iter().take(3) {
         let quick = WideLimits {
-            timeout: Some(Duration::from_secs(5)),
+            timeout: Some(left().min(Duration::from_secs(5))),
             max_memory: limits.max_memory,
         };
+        if left().is_zero() {
+            break;
+        }
         if let WideOutcome::Solved { jumps, .. } = solve_wide(board, s, finish, &quick)?.outcome {
             best = Some(Checked::of(board, s, &jumps, finish)?);
             break;
         }
     }
     let limits = WideLimits {
-        timeout: Some(
-            limits
-                .timeout
-                .unwrap_or(Duration::from_secs(UPPER_BOUND_SECS)),
-        ),
+        timeout: Some(left().max(Duration::from_millis(1))),
         max_memory: limits.max_memory,
     };
     if let Some(s) = pegsol::few_moves_wide(board, starts, finish, &limits)? {
@@ -333,8 +338,14 @@ pub(crate) fn shortest(
         Some(f) => finish_of(board, starts[0], Some(f))?,
     };
     let limits = limits_of(budget)?;
+    // With a timeout the proof gets three quarters of it and the line for an upper bound the
+    // rest (all that is left, when the proof stops early), so the whole command keeps to it.
+    let proof_limits = WideLimits {
+        timeout: limits.timeout.map(|t| t * 3 / 4),
+        max_memory: limits.max_memory,
+    };
     let bar = spinner("searching from both ends by moves");
-    let report = fewest_moves_wide(board, &starts, &finish, &limits, &show_progress(&bar));
+    let report = fewest_moves_wide(board, &starts, &finish, &proof_limits, &show_progress(&bar));
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
@@ -348,7 +359,7 @@ pub(crate) fn shortest(
         WideMovesOutcome::Impossible => ("impossible", IMPOSSIBLE, None),
         WideMovesOutcome::Undecided(_) => {
             let bar = spinner("the proof stopped; solving for an upper bound");
-            let best = upper_bound(board, &starts, &finish, &limits);
+            let best = upper_bound(board, &starts, &finish, &rest_of(&limits, began));
             if let Some(bar) = &bar {
                 bar.finish_and_clear();
             }
@@ -429,10 +440,10 @@ pub(crate) fn shortest(
             );
             match best {
                 Some(b) => println!(
-                    "upper bound: {} moves, by the line below (the solver's first line, then a beam over moves for as long as --timeout, or {UPPER_BOUND_SECS} s)",
+                    "upper bound: {} moves, by the line below (the solver's first line, then a beam over moves for what is left of --timeout, or {UPPER_BOUND_SECS} s)",
                     b.moves
                 ),
-                None => println!("no line found for an upper bound (the solver, then a beam over moves for as long as --timeout, or {UPPER_BOUND_SECS} s)"),
+                None => println!("no line found for an upper bound (the solver, then a beam over moves for what is left of --timeout, or {UPPER_BOUND_SECS} s)"),
             }
         }
     }
