@@ -158,8 +158,9 @@ pub(crate) enum Command {
         /// Most seconds of solver time per request; longer work answers "undecided".
         #[arg(long, default_value_t = 5.0)]
         budget: f64,
-        /// Do not build the winning sets of the menu's smaller games at start (live analysis
-        /// then asks the solver for every jump).
+        /// Do not prepare the menu at start: neither the winning sets of its smaller games nor
+        /// the analysis of every game's opening (live analysis then asks the solver for every
+        /// jump, and remembers what it decides).
         #[arg(long)]
         no_winning_sets: bool,
     },

@@ -27,7 +27,7 @@ pub(crate) fn run(
         timeout: Some(budget),
         ..pegsol::Limits::default()
     };
-    let (answer, _) = AnalyseAnswer::of(&problem, None, &limits, budget)?;
+    let (answer, _) = AnalyseAnswer::of(&problem, None, None, &limits, budget)?;
     let code = match answer.status {
         "won" | "winnable" => 0,
         "lost" | "stuck" => IMPOSSIBLE,

@@ -48,17 +48,17 @@ impl Board {
             Builtin {
                 name: "rect:RxC",
                 sample: "rect:4x4",
-                holes: Some("R*C (<= 256; over 64: the wide engines)"),
+                holes: Some("R*C (<= 256)"),
             },
             Builtin {
                 name: "triangle:N",
                 sample: "triangle:5",
-                holes: Some("N(N+1)/2 (N <= 22; over 10: the wide engines)"),
+                holes: Some("N(N+1)/2 (N <= 22)"),
             },
             Builtin {
                 name: "hexagon:N",
                 sample: "hexagon:4",
-                holes: Some("3N(N-1)+1 (N <= 9; over 5: the wide engines)"),
+                holes: Some("3N(N-1)+1 (N <= 9)"),
             },
             one("english-diagonal"),
             one("french-diagonal"),
@@ -114,11 +114,6 @@ pub const GAMES: &[Game] = &[
     game("rect:4x5", "a1", "any"),
     game("rect:5x5", "c2", "any"),
     game("rect:6x6", "a1", "any"),
-];
-
-/// The boards of more than 64 holes a player is offered, each with a game the wide solver
-/// wins ([`crate::solve_wide`]); the page plays them through it.
-pub const WIDE_GAMES: &[Game] = &[
     game("triangle:11", "a1", "any"),
     game("rect:9x9", "e5", "e5"),
 ];
@@ -158,7 +153,7 @@ impl Game {
 }
 
 fn problem_of(board: &Board, empty: &str, finish: &str) -> Result<Problem> {
-    let start: crate::Bits = board.holes().minus(board.hole_set(empty)?);
+    let start: crate::Pegs = board.holes().minus(board.hole_set(empty)?);
     let finish = match finish {
         "any" => Finish::AnyOne,
         f if f.starts_with("any:") => {
@@ -166,7 +161,7 @@ fn problem_of(board: &Board, empty: &str, finish: &str) -> Result<Problem> {
         }
         f => Finish::Holes(board.hole_set(f)?),
     };
-    Problem::new(board, start.resize(), finish)
+    Problem::new(board, start, finish)
 }
 
 #[cfg(test)]
@@ -184,7 +179,7 @@ mod tests {
             );
             if let Some(c) = g.classic_problem().unwrap() {
                 assert!(
-                    c.start::<u64>() != p.start() || c.finish() != p.finish(),
+                    c.start::<[u64; 4]>() != p.start() || c.finish() != p.finish(),
                     "{}: the classic game is the one offered",
                     g.board
                 );

@@ -106,26 +106,6 @@ fn triangle5_inner_holes_each_have_one_end() {
     }
 }
 
-/// Every game on a board past 64 holes that the playground offers is won by the wide solver.
-#[test]
-fn every_offered_wide_game_is_winnable() {
-    for g in pegsol::menu::WIDE_GAMES {
-        let board = pegsol::Board::builtin(g.board).unwrap();
-        assert!(board.hole_count() > 64, "{}", g.board);
-        let start = board.holes().minus(board.hole_set(g.empty).unwrap());
-        let finish = match g.finish {
-            "any" => pegsol::WideFinish::Pegs(1),
-            f => pegsol::WideFinish::Exactly(board.hole_set(f).unwrap()),
-        };
-        let report =
-            pegsol::solve_wide(&board, start, &finish, &pegsol::WideLimits::default()).unwrap();
-        let pegsol::WideOutcome::Solved { jumps, finish: end } = report.outcome else {
-            panic!("{}: {:?}", g.board, report.outcome)
-        };
-        assert_eq!(pegsol::replay(&board, start, &jumps).unwrap(), end);
-    }
-}
-
 /// Every game the playground offers can be won (solved and replayed), and where a board's
 /// classic game is set aside, the classic one cannot.
 #[test]

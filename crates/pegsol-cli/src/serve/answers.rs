@@ -52,6 +52,7 @@ pub(super) fn answer(
     budget: Duration,
     cancel: Arc<AtomicBool>,
     sets: &[Arc<pegsol::fewest::WinningSet>],
+    fates: &crate::analyse::FateMemo,
 ) -> Result<Answer> {
     let problem = &r.problem;
     let limits = Limits {
@@ -108,8 +109,13 @@ pub(super) fn answer(
                     && game.start() == r.origin
                     && game.finish() == problem.finish()
             });
-            let (a, ran_out) =
-                crate::analyse::AnalyseAnswer::of(problem, exact.map(|s| &**s), &limits, budget)?;
+            let (a, ran_out) = crate::analyse::AnalyseAnswer::of(
+                problem,
+                exact.map(|s| &**s),
+                Some(fates),
+                &limits,
+                budget,
+            )?;
             Ok((to_value(&a)?, ran_out))
         }
         Kind::Board => Ok((to_value(&geometry(problem))?, false)),

@@ -77,7 +77,8 @@ pub struct Settings {
     pub addr: SocketAddr,
     /// Most seconds of solver time per request.
     pub budget: f64,
-    /// Whether to build the winning sets of the menu's smaller games at start.
+    /// Whether to prepare the menu at start: the winning sets of its smaller games, and the
+    /// analysis of every game's opening.
     pub winning_sets: bool,
 }
 
@@ -88,16 +89,23 @@ struct Shared {
     /// Winning sets of the menu's smaller games, filled in the background after start: live
     /// analysis of a game played from one of these starts is one lookup per jump.
     winning: std::sync::RwLock<Vec<Arc<pegsol::fewest::WinningSet>>>,
+    /// The fates of positions' jumps decided so far (the menu's openings analysed at start).
+    fates: crate::analyse::FateMemo,
 }
 
 /// Games whose winning set is built at start: boards of at most this many holes.
 const EXACT_HOLES: usize = 33;
 
-/// Builds the winning sets of the menu's games that fit, one after another at low priority.
-fn build_winning_sets(shared: &Arc<Shared>) {
+/// Seconds each menu opening's analysis may take at start (shared by its jumps).
+const OPENING_SECS: u64 = 10;
+
+/// Prepares the menu's games in the background, one after another at low priority: builds
+/// the winning sets of those that fit, then analyses every game's opening position into the
+/// fate memo, so that a menu board opens decided at once.
+fn prepare(shared: &Arc<Shared>) {
     let shared = shared.clone();
     let spawned = std::thread::Builder::new()
-        .name("pegsol-winning-sets".into())
+        .name("pegsol-prepare".into())
         .spawn(move || {
             // A set that takes longer is left to the solver (the 28-hole triangle's, say).
             let limits = Limits {
@@ -126,10 +134,43 @@ fn build_winning_sets(shared: &Arc<Shared>) {
                     }
                 }
             }
+            // The openings of the games without a winning set (those with one are lookups).
+            let sets = shared.winning.read().map(|v| v.clone()).unwrap_or_default();
+            let mut open = 0;
+            for game in pegsol::menu::GAMES {
+                let Ok(problem) = game.problem() else {
+                    continue;
+                };
+                if sets.iter().any(|s| s.problem().board().name() == problem.board().name()) {
+                    continue;
+                }
+                let budget = Duration::from_secs(OPENING_SECS);
+                let limits = Limits {
+                    max_memory: MAX_MEMORY,
+                    timeout: Some(budget),
+                    cancel: None,
+                };
+                let analysed = shared.slow.pool.install(|| {
+                    crate::analyse::AnalyseAnswer::of(
+                        &problem,
+                        None,
+                        Some(&shared.fates),
+                        &limits,
+                        budget,
+                    )
+                });
+                open += analysed.map_or(1, |(a, _)| usize::from(a.moves.iter().any(|m| m.fate == "unknown")));
+                crate::memory::give_back_free_memory();
+            }
+            eprintln!(
+                "pegsol serve: menu prepared ({} winning sets; {} fates known; {open} opening(s) with a jump not decided in {OPENING_SECS} s)",
+                sets.len(),
+                shared.fates.len()
+            );
         });
     if let Err(e) = spawned {
         eprintln!(
-            "pegsol serve: no winning sets (cannot start a thread: {e}); analysis uses the solver"
+            "pegsol serve: the menu is not prepared (cannot start a thread: {e}); analysis uses the solver"
         );
     }
 }
@@ -156,9 +197,10 @@ pub fn serve(settings: &Settings) -> Result<()> {
         fast: Lane::new("fast", cores, false)?,
         slow: Lane::new("slow", cores, true)?,
         winning: std::sync::RwLock::new(Vec::new()),
+        fates: crate::analyse::FateMemo::new(),
     });
     if settings.winning_sets {
-        build_winning_sets(&shared);
+        prepare(&shared);
     }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -285,7 +327,6 @@ async fn index() -> impl IntoResponse {
 async fn boards() -> Json<Value> {
     let list: Vec<Value> = pegsol::menu::GAMES
         .iter()
-        .chain(pegsol::menu::WIDE_GAMES)
         .filter_map(|g| Some((g, pegsol::Shape::builtin(g.board).ok()?)))
         .map(|(g, b)| {
             json!({
@@ -431,7 +472,7 @@ async fn lane_run(
         let sets = shared.winning.read().map(|v| v.clone()).unwrap_or_default();
         let answer = lane
             .pool
-            .install(|| answer(kind, &parsed, budget, cancel, &sets));
+            .install(|| answer(kind, &parsed, budget, cancel, &sets, &shared.fates));
         if slow {
             // A slow-lane run may have held hundreds of megabytes: give the free part back.
             crate::memory::give_back_free_memory();
