@@ -1,6 +1,6 @@
-//! `solve`, `show` and `replay` on boards of 65 to 256 holes, through the library's wide
-//! solver. The answers have the shape of the 64-hole commands' answers, so a script reads
-//! both alike.
+//! `solve --fewest-moves`, `shortest` and `count` on boards of 65 to 256 holes, through the
+//! library's wide engines (the last not yet lifted to the one set of engines). The answers
+//! have the shape of the 64-hole commands' answers, so a script reads both alike.
 
 use anyhow::{Context, Result};
 use pegsol::{Board, Jump, Pegs, WideFinish, WideLimits};
