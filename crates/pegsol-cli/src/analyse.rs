@@ -2,7 +2,6 @@
 //! known within the budget. The playground colours the moves by it (`POST /api/analyse`).
 
 use std::collections::HashMap;
-use std::hash::{Hash, Hasher};
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -47,56 +46,100 @@ pub(crate) struct AnalyseAnswer {
 /// finish never changes, so a position seen again (a menu board's opening, an undone jump)
 /// costs one lookup a jump. Only decided fates are kept; an unknown one is tried again.
 pub(crate) struct FateMemo {
-    known: Mutex<HashMap<FateKey, Fate>>,
+    known: Mutex<Known>,
 }
 
-/// A board (by its lattice and its holes' coordinates), a position on it and a finish.
-type FateKey = (u64, Pegs, Pegs, u32);
+/// The boards seen, each by its whole geometry (so two boards share fates only when they are
+/// the same board), and the fates keyed by the board's place in that list.
+#[derive(Default)]
+struct Known {
+    boards: Vec<Geometry>,
+    fates: HashMap<FateKey, Fate>,
+}
+
+/// A board's lattice and its holes' coordinates, in hole order.
+type Geometry = (&'static str, Vec<(usize, usize)>);
+
+/// A board (its place among those seen), a position on it, and a finish (holes, or a number
+/// of pegs anywhere).
+type FateKey = (usize, Pegs, Pegs, u32);
 
 /// A decided fate and why.
 type Fate = (&'static str, Option<&'static str>);
 
-/// Most fates kept (about 100 bytes each); past it the memo starts again empty.
+/// Most fates kept (about 100 bytes each), and most boards; past either, the memo starts
+/// again empty.
 const MAX_FATES: usize = 200_000;
+const MAX_BOARDS: usize = 1024;
 
 impl FateMemo {
     pub(crate) fn new() -> FateMemo {
         FateMemo {
-            known: Mutex::new(HashMap::new()),
+            known: Mutex::new(Known::default()),
         }
     }
 
-    /// The key of `position` on `board` towards `finish`.
-    fn key(board: &Board, position: Pegs, finish: Finish) -> FateKey {
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        board.lattice().name().hash(&mut h);
-        for hole in board.each_hole() {
-            board.coords(hole).hash(&mut h);
-        }
+    fn geometry(board: &Board) -> Geometry {
+        (
+            board.lattice().name(),
+            board.each_hole().map(|h| board.coords(h)).collect(),
+        )
+    }
+
+    /// The key of `position` on the board of `geometry` towards `finish`, if the board was
+    /// seen; with `add`, the board is added when it was not.
+    fn key(
+        &self,
+        geometry: &Geometry,
+        position: Pegs,
+        finish: Finish,
+        add: bool,
+    ) -> Option<FateKey> {
+        let mut known = self.known.lock().ok()?;
+        let place = match known.boards.iter().position(|g| g == geometry) {
+            Some(i) => i,
+            None if add => {
+                if known.boards.len() >= MAX_BOARDS {
+                    *known = Known::default();
+                }
+                known.boards.push(geometry.clone());
+                known.boards.len() - 1
+            }
+            None => return None,
+        };
         let (holes, pegs) = match finish {
             Finish::Holes(f) => (f, 0),
             Finish::AnyOne => (Pegs::EMPTY, 1),
             Finish::Pegs(n) => (Pegs::EMPTY, n),
         };
-        (h.finish(), position, holes, pegs)
+        Some((place, position, holes, pegs))
     }
 
-    fn get(&self, key: &FateKey) -> Option<Fate> {
-        self.known.lock().ok()?.get(key).copied()
+    fn get(&self, geometry: &Geometry, position: Pegs, finish: Finish) -> Option<Fate> {
+        let key = self.key(geometry, position, finish, false)?;
+        self.known.lock().ok()?.fates.get(&key).copied()
     }
 
-    fn put(&self, key: FateKey, fate: Fate) {
+    fn put(&self, geometry: &Geometry, position: Pegs, finish: Finish, fate: Fate) {
+        let Some(key) = self.key(geometry, position, finish, true) else {
+            return;
+        };
         if let Ok(mut known) = self.known.lock() {
-            if known.len() >= MAX_FATES {
-                known.clear();
+            // The board list may have been emptied since the key was made: keep only keys of
+            // boards still listed.
+            if known.boards.get(key.0) != Some(geometry) {
+                return;
             }
-            known.insert(key, fate);
+            if known.fates.len() >= MAX_FATES {
+                known.fates.clear();
+            }
+            known.fates.insert(key, fate);
         }
     }
 
     /// How many fates are kept.
     pub(crate) fn len(&self) -> usize {
-        self.known.lock().map_or(0, |k| k.len())
+        self.known.lock().map_or(0, |k| k.fates.len())
     }
 }
 
@@ -131,10 +174,13 @@ impl AnalyseAnswer {
         let board = problem.board();
         let start: pegsol::Pegs = problem.start();
         let legal: Vec<_> = board.jumps().iter().filter(|j| j.is_legal(start)).collect();
-        let key = |j: &pegsol::Jump| FateMemo::key(board, j.apply(start), problem.finish());
+        let geometry = memo.map(|_| FateMemo::geometry(board));
         let remembered: Vec<Option<Fate>> = legal
             .iter()
-            .map(|j| memo.and_then(|m| m.get(&key(j))))
+            .map(|j| match (memo, &geometry) {
+                (Some(m), Some(g)) => m.get(g, j.apply(start), problem.finish()),
+                _ => None,
+            })
             .collect();
         let todo = remembered.iter().filter(|f| f.is_none()).count();
         let share = (budget / todo.max(1) as u32 * 2).max(Duration::from_millis(5));
@@ -168,8 +214,8 @@ impl AnalyseAnswer {
                             }
                             Err(e) => return Err(e.into()),
                         };
-                        if let (Some(m), "wins" | "loses") = (memo, decided.0) {
-                            m.put(key(j), (decided.0, decided.1));
+                        if let (Some(m), Some(g), "wins" | "loses") = (memo, &geometry, decided.0) {
+                            m.put(g, j.apply(start), problem.finish(), (decided.0, decided.1));
                         }
                         decided
                     }
@@ -266,5 +312,31 @@ mod tests {
             elsewhere.moves.iter().all(|m| m.fate == "unknown"),
             "{elsewhere:?}"
         );
+    }
+
+    /// Fates are shared by a board only with itself: another board of as many holes (the
+    /// same position bits, the same finish) knows nothing of them, even one whose holes are
+    /// the same cells on another lattice.
+    #[test]
+    fn fates_belong_to_their_board() {
+        let memo = FateMemo::new();
+        let a = Board::builtin("rect:3x4").unwrap();
+        let b = Board::builtin("rect:4x3").unwrap();
+        let c = Board::parse("c", "lattice: diagonal\noooo\noooo\noooo\n").unwrap();
+        let position = a.holes::<[u64; 4]>().without(pegsol::Hole::at(0));
+        let finish = Finish::AnyOne;
+        let (ga, gb, gc) = (
+            FateMemo::geometry(&a),
+            FateMemo::geometry(&b),
+            FateMemo::geometry(&c),
+        );
+        assert_eq!(a.hole_count(), b.hole_count());
+        assert_eq!(ga.1, gc.1);
+        memo.put(&ga, position, finish, ("wins", None));
+        assert_eq!(memo.get(&ga, position, finish), Some(("wins", None)));
+        assert_eq!(memo.get(&gb, position, finish), None);
+        assert_eq!(memo.get(&gc, position, finish), None);
+        assert_eq!(memo.get(&ga, position, Finish::Pegs(2)), None);
+        assert_eq!(memo.len(), 1);
     }
 }
