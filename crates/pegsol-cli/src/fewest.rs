@@ -27,11 +27,13 @@ pub(crate) struct FewestAnswer {
     /// Whether the moves are proved the fewest.
     pub optimal: bool,
     pub lower_bound: u32,
+    /// The moves of the best line found (the optimum when `optimal`).
+    pub upper_bound: Option<u32>,
     #[serde(flatten)]
     pub line: Line,
     #[serde(rename = "final")]
     pub last: Option<Vec<String>>,
-    /// Levels of the meeting from the start and from the finish, when it decided.
+    /// Levels of the meeting from the start and from the finish, when it ran.
     pub depths: Option<[u32; 2]>,
     pub millis: u64,
 }
@@ -57,6 +59,8 @@ pub(crate) struct ShortestAnswer {
     pub reason: Option<String>,
     pub optimal: bool,
     pub lower_bound: u32,
+    /// The moves of the line given (the optimum when `optimal`).
+    pub upper_bound: Option<u32>,
     /// The start of the shortest solution found.
     pub empty: Option<Vec<String>>,
     #[serde(rename = "final")]
@@ -110,6 +114,7 @@ pub(crate) fn fewest(
             },
             optimal: matches!(report.outcome, MovesOutcome::Optimal(_)),
             lower_bound: report.lower_bound,
+            upper_bound: best.map(|s| s.moves),
             line: line.clone(),
             last: best.map(|s| board.labels(s.finish)),
             depths: report.meeting.map(|(a, b)| [a, b]),
@@ -270,6 +275,7 @@ pub(crate) fn shortest(
             },
             optimal: best.is_some(),
             lower_bound: report.lower_bound,
+            upper_bound: best.map(|s| s.moves),
             empty: best.map(|s| board.labels(board.holes().minus(s.start))),
             last: best.map(|s| board.labels(s.finish)),
             line: line.clone(),

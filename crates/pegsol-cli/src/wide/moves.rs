@@ -10,13 +10,12 @@ use pegsol::{
     fewest_moves_wide, solve_wide, wide_move_count, Board, Hole, Jump, Pegs, WideFinish,
     WideLimits, WideMovesOutcome, WideMovesProgress, WideMovesReport, WideOutcome,
 };
-use serde::Serialize;
 
 use super::{finish_of, finish_view, limits_of, start_and_finish, start_text, write_strip};
-use crate::answer::{FinishView, Line};
+use crate::answer::{Line, ProblemView};
 use crate::cli::{BudgetArgs, Setup};
 use crate::common::{drawn, plural, print_json, print_moves, spinner, IMPOSSIBLE, UNDECIDED};
-use crate::fewest::Starts;
+use crate::fewest::{FewestAnswer, ShortestAnswer, Starts};
 use indicatif::ProgressBar;
 
 /// A line of play, replayed by coordinates and its moves recounted.
@@ -44,58 +43,6 @@ impl Checked {
             finish: end,
         })
     }
-}
-
-/// The answer of `solve --fewest-moves --json` on a wide board.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub(crate) struct WideFewestAnswer {
-    pub board: String,
-    pub holes: usize,
-    pub lattice: &'static str,
-    pub empty: Vec<String>,
-    pub finish: FinishView,
-    pub status: &'static str,
-    pub reason: Option<String>,
-    /// Whether the moves are proved the fewest.
-    pub optimal: bool,
-    pub lower_bound: u32,
-    /// The moves of the best line found (the optimum when `optimal`).
-    pub upper_bound: Option<u32>,
-    #[serde(flatten)]
-    pub line: Line,
-    #[serde(rename = "final")]
-    pub last: Option<Vec<String>>,
-    pub depths: [u32; 2],
-    pub symmetries: usize,
-    pub words: usize,
-    pub millis: u64,
-}
-
-/// The answer of `shortest --json` on a wide board.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub(crate) struct WideShortestAnswer {
-    pub board: String,
-    pub holes: usize,
-    pub starts: Starts,
-    pub finish: FinishView,
-    pub status: &'static str,
-    pub reason: Option<String>,
-    pub optimal: bool,
-    pub lower_bound: u32,
-    pub upper_bound: Option<u32>,
-    /// The start of the line given (the shortest when `optimal`, else the upper bound's).
-    pub empty: Option<Vec<String>>,
-    #[serde(rename = "final")]
-    pub last: Option<Vec<String>>,
-    #[serde(flatten)]
-    pub line: Line,
-    pub forward_levels: Vec<u64>,
-    pub backward_levels: Vec<u64>,
-    pub depths: [u32; 2],
-    pub symmetries: usize,
-    pub words: usize,
-    pub peak_table_mb: usize,
-    pub millis: u64,
 }
 
 /// The progress line of a meeting.
@@ -204,12 +151,14 @@ pub(crate) fn fewest(
     };
     let optimal = status == "solved";
     let lower_bound = report.as_ref().map_or(0, |r| r.lower_bound);
-    let answer = WideFewestAnswer {
-        board: board.name().to_string(),
-        holes: board.hole_count(),
-        lattice: board.lattice().name(),
-        empty: board.labels(board.holes().minus(start)),
-        finish: finish_view(board, &finish),
+    let answer = FewestAnswer {
+        problem: ProblemView {
+            board: board.name().to_string(),
+            holes: board.hole_count(),
+            lattice: board.lattice().name(),
+            empty: board.labels(board.holes().minus(start)),
+            finish: finish_view(board, &finish),
+        },
         status,
         reason,
         optimal,
@@ -219,9 +168,7 @@ pub(crate) fn fewest(
             .as_ref()
             .map_or_else(Line::default, |b| Line::of(board, &b.jumps)),
         last: best.as_ref().map(|b| board.labels(b.finish)),
-        depths: report.as_ref().map_or([0, 0], |r| [r.depths.0, r.depths.1]),
-        symmetries: report.as_ref().map_or(1, |r| r.symmetries),
-        words: board.words(),
+        depths: report.as_ref().map(|r| [r.depths.0, r.depths.1]),
         millis: began.elapsed().as_millis() as u64,
     };
     let drawing = || match (svg, &best) {
@@ -234,19 +181,20 @@ pub(crate) fn fewest(
     }
     println!(
         "board {} ({} holes, {} words a position), {}, finish: {}",
-        answer.board,
-        answer.holes,
-        answer.words,
+        answer.problem.board,
+        answer.problem.holes,
+        board.words(),
         start_text(board, start),
-        answer.finish.text()
+        answer.problem.finish.text()
     );
+    let [ahead, behind] = answer.depths.unwrap_or_default();
     match (status, &best) {
         ("solved", Some(b)) => println!(
             "fewest moves: {} ({} jumps), proven optimal: no position is both within {} of the start and within {} of the finish",
             b.moves,
             b.jumps.len(),
-            plural(answer.depths[0], "move"),
-            plural(answer.depths[1], "move"),
+            plural(ahead, "move"),
+            plural(behind, "move"),
         ),
         ("impossible", _) => println!("impossible: {}", answer.reason.as_deref().unwrap_or("")),
         (_, Some(b)) => println!(
@@ -366,7 +314,7 @@ pub(crate) fn shortest(
             ("undecided", UNDECIDED, best?)
         }
     };
-    let answer = WideShortestAnswer {
+    let answer = ShortestAnswer {
         board: board.name().to_string(),
         holes: board.hole_count(),
         starts: match empty {
@@ -402,7 +350,6 @@ pub(crate) fn shortest(
         backward_levels: report.backward.clone(),
         depths: [report.depths.0, report.depths.1],
         symmetries: report.symmetries,
-        words: report.words,
         peak_table_mb: report.peak_bytes >> 20,
         millis: began.elapsed().as_millis() as u64,
     };
@@ -418,7 +365,7 @@ pub(crate) fn shortest(
         "{} ({} holes, {} words a position): fewest moves from {starts_text} to finish {}",
         answer.board,
         answer.holes,
-        answer.words,
+        report.words,
         answer.finish.text()
     );
     match (status, &best) {

@@ -575,9 +575,10 @@ fn key_paths(v: &Value, prefix: &str, out: &mut std::collections::BTreeSet<Strin
     }
 }
 
-/// One answer per command whatever the board's size: `solve`, `hint`, `ends`, `check`,
-/// `catalog`, `show` and `replay` on 33 and on 66 holes (solved, impossible and hinted alike)
-/// give the same keys, and the web API the same objects.
+/// One answer per command whatever the board's size: `solve` (with `--fewest-moves` too),
+/// `shortest`, `count`, `hint`, `ends`, `check`, `catalog`, `show` and `replay` on boards of
+/// up to 64 holes and past them (solved, impossible, undecided and hinted alike) give the same
+/// keys, and the web API the same objects.
 #[test]
 fn every_command_answers_alike_on_33_and_66_holes() {
     let keys = |args: &[&str]| {
@@ -600,7 +601,41 @@ fn every_command_answers_alike_on_33_and_66_holes() {
     );
     assert_eq!(keys(&["hint", "english", "--json"]), large("hint"));
     // The rest, each a pair of the same kind of answer on the two sizes.
-    let pairs: [(&[&str], &[&str]); 7] = [
+    // A few pegs on the 9x9 square, for a count past 64 holes that ends at once.
+    let few = temp_board(
+        "few-9x9.txt",
+        &wide_picture("orthogonal", 9, 9, 0, &[(3, 3), (3, 4), (4, 4), (4, 5)]),
+    );
+    let few = few.to_str().unwrap();
+    let pairs: [(&[&str], &[&str]); 10] = [
+        (
+            &["solve", "triangle5", "--fewest-moves"],
+            &[
+                "solve",
+                "triangle:11",
+                "--empty",
+                "a1",
+                "--finish",
+                "any",
+                "--fewest-moves",
+                "--timeout",
+                "2",
+                "--max-memory",
+                "256",
+            ],
+        ),
+        (
+            &["shortest", "triangle5"],
+            &[
+                "shortest",
+                "triangle:11",
+                "--timeout",
+                "2",
+                "--max-memory",
+                "256",
+            ],
+        ),
+        (&["count", "triangle:5", "--empty", "a1"], &["count", few]),
         (
             &["ends", "english"],
             &["ends", "triangle:11", "--empty", "a1"],
