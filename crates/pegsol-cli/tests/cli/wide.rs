@@ -104,6 +104,25 @@ fn boards_past_64_holes_solve_show_and_replay() {
     assert_eq!(v["summary"]["pairs"], 65);
     assert_eq!(v["summary"]["impossible"], 65);
     assert_eq!(v["vacancies"].as_array().unwrap().len(), 33);
+    // The catalog's drawing past 64 holes: one tile per vacancy class of the 66-hole triangle.
+    let svg = std::env::temp_dir().join(format!("pegsol-t11-{}.svg", std::process::id()));
+    let o = pegsol(&[
+        "catalog",
+        "triangle:11",
+        "--finish",
+        "any",
+        "--svg",
+        svg.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let drawn = std::fs::read_to_string(&svg).unwrap();
+    assert!(drawn.starts_with("<svg") && drawn.trim_end().ends_with("</svg>"));
+    assert_eq!(
+        drawn.matches("a1 empty").count(),
+        1,
+        "one tile for the corner class"
+    );
+    let _ = std::fs::remove_file(&svg);
     // The 257th hole of a file is named by line and column.
     let path = temp_board(
         "big.txt",
