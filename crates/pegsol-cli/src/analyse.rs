@@ -57,6 +57,23 @@ struct Known {
     fates: HashMap<FateKey, Fate>,
 }
 
+impl Known {
+    /// The place of the board of `geometry` among those seen, if it was.
+    fn place(&self, geometry: &Geometry) -> Option<usize> {
+        self.boards.iter().position(|g| g == geometry)
+    }
+}
+
+/// The key of `position` on the board at `place` towards `finish`.
+fn fate_key(place: usize, position: Pegs, finish: Finish) -> FateKey {
+    let (holes, pegs) = match finish {
+        Finish::Holes(f) => (f, 0),
+        Finish::AnyOne => (Pegs::EMPTY, 1),
+        Finish::Pegs(n) => (Pegs::EMPTY, n),
+    };
+    (place, position, holes, pegs)
+}
+
 /// A board's lattice and its holes' coordinates, in hole order.
 type Geometry = (&'static str, Vec<(usize, usize)>);
 
@@ -86,55 +103,30 @@ impl FateMemo {
         )
     }
 
-    /// The key of `position` on the board of `geometry` towards `finish`, if the board was
-    /// seen; with `add`, the board is added when it was not.
-    fn key(
-        &self,
-        geometry: &Geometry,
-        position: Pegs,
-        finish: Finish,
-        add: bool,
-    ) -> Option<FateKey> {
-        let mut known = self.known.lock().ok()?;
-        let place = match known.boards.iter().position(|g| g == geometry) {
-            Some(i) => i,
-            None if add => {
+    fn get(&self, geometry: &Geometry, position: Pegs, finish: Finish) -> Option<Fate> {
+        let known = self.known.lock().ok()?;
+        let place = known.place(geometry)?;
+        known.fates.get(&fate_key(place, position, finish)).copied()
+    }
+
+    fn put(&self, geometry: &Geometry, position: Pegs, finish: Finish, fate: Fate) {
+        let Ok(mut known) = self.known.lock() else {
+            return;
+        };
+        if known.fates.len() >= MAX_FATES {
+            known.fates.clear();
+        }
+        let place = match known.place(geometry) {
+            Some(place) => place,
+            None => {
                 if known.boards.len() >= MAX_BOARDS {
                     *known = Known::default();
                 }
                 known.boards.push(geometry.clone());
                 known.boards.len() - 1
             }
-            None => return None,
         };
-        let (holes, pegs) = match finish {
-            Finish::Holes(f) => (f, 0),
-            Finish::AnyOne => (Pegs::EMPTY, 1),
-            Finish::Pegs(n) => (Pegs::EMPTY, n),
-        };
-        Some((place, position, holes, pegs))
-    }
-
-    fn get(&self, geometry: &Geometry, position: Pegs, finish: Finish) -> Option<Fate> {
-        let key = self.key(geometry, position, finish, false)?;
-        self.known.lock().ok()?.fates.get(&key).copied()
-    }
-
-    fn put(&self, geometry: &Geometry, position: Pegs, finish: Finish, fate: Fate) {
-        let Some(key) = self.key(geometry, position, finish, true) else {
-            return;
-        };
-        if let Ok(mut known) = self.known.lock() {
-            // The board list may have been emptied since the key was made: keep only keys of
-            // boards still listed.
-            if known.boards.get(key.0) != Some(geometry) {
-                return;
-            }
-            if known.fates.len() >= MAX_FATES {
-                known.fates.clear();
-            }
-            known.fates.insert(key, fate);
-        }
+        known.fates.insert(fate_key(place, position, finish), fate);
     }
 
     /// How many fates are kept.

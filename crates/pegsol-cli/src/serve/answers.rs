@@ -44,6 +44,24 @@ pub(super) fn geometry(p: &Problem) -> BoardAnswer {
     }
 }
 
+/// The winning set of the game `problem` is played in: the same board, the game started
+/// from `origin`, and the same finish.
+pub(super) fn winning_set_of<'a>(
+    sets: &'a [Arc<pegsol::fewest::WinningSet>],
+    problem: &Problem,
+    origin: pegsol::Pegs,
+) -> Option<&'a pegsol::fewest::WinningSet> {
+    sets.iter()
+        .find(|set| {
+            let game = set.problem();
+            game.board().name() == problem.board().name()
+                && game.board().holes::<[u64; 4]>() == problem.board().holes()
+                && game.start() == origin
+                && game.finish() == problem.finish()
+        })
+        .map(|s| &**s)
+}
+
 /// One solver request, under the budget; the answer, and whether its time ran out. The
 /// answers are the CLI's own types, so an endpoint's JSON is its command's.
 pub(super) fn answer(
@@ -102,16 +120,9 @@ pub(super) fn answer(
             ))
         }
         Kind::Analyse => {
-            let exact = sets.iter().find(|set| {
-                let game = set.problem();
-                game.board().name() == problem.board().name()
-                    && game.board().holes::<[u64; 4]>() == problem.board().holes()
-                    && game.start() == r.origin
-                    && game.finish() == problem.finish()
-            });
             let (a, ran_out) = crate::analyse::AnalyseAnswer::of(
                 problem,
-                exact.map(|s| &**s),
+                winning_set_of(sets, problem, r.origin),
                 Some(fates),
                 &limits,
                 budget,

@@ -39,7 +39,7 @@ use pegsol::Limits;
 use serde_json::{json, Value};
 use tokio::sync::Semaphore;
 
-use crate::serve::answers::{answer, geometry};
+use crate::serve::answers::{answer, geometry, winning_set_of};
 use crate::serve::lanes::Lane;
 use crate::serve::request::{parse_request, Kind, Parsed};
 
@@ -141,7 +141,7 @@ fn prepare(shared: &Arc<Shared>) {
                 let Ok(problem) = game.problem() else {
                     continue;
                 };
-                if sets.iter().any(|s| s.problem().board().name() == problem.board().name()) {
+                if winning_set_of(&sets, &problem, problem.start()).is_some() {
                     continue;
                 }
                 let budget = Duration::from_secs(OPENING_SECS);

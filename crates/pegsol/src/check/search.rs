@@ -56,11 +56,10 @@ impl Tables {
         for byte in 0..self.bytes {
             let mut row = [0i64; 256];
             for (value, total) in row.iter_mut().enumerate() {
-                // The holes of this byte are `8 * byte..8 * byte + 8`.
-                *total = (0..8)
-                    .filter(|b| value >> b & 1 == 1)
-                    .map(|b| p.weights().get(8 * byte + b).copied().unwrap_or(0))
-                    .sum();
+                // The holes of this byte: `value` shifted to its place in the position.
+                let mut set = [0u64; 4];
+                set[byte / 8] = (value as u64) << (8 * (byte % 8));
+                *total = p.total(Bits(set));
             }
             self.tables.push(row);
         }
