@@ -3,17 +3,20 @@
 use std::path::Path;
 
 use anyhow::{Context, Result};
+use std::time::{Duration, Instant};
+
 use pegsol::fewest::{
-    fewest_moves, fewest_moves_meeting_with, single_vacancies, MeetOutcome, MovesOutcome,
+    few_moves, fewest_moves, fewest_moves_meeting_with, move_count, single_vacancies, MeetOutcome,
+    MeetSolution, MovesOutcome,
 };
-use pegsol::{notation, Finish, Problem};
+use pegsol::{notation, solve, Finish, Limits, Outcome, Pegs, Problem};
 use serde::Serialize;
 
 use crate::answer::{FinishView, Line, ProblemView};
 use crate::cli::{BudgetArgs, Setup};
 use crate::common::{
-    checked_moves, drawn, explain, finish_of, finish_text, load_board, load_problem, plural,
-    print_json, print_moves, problem_line, spinner, undecided_text, write_svg, IMPOSSIBLE,
+    checked_moves, drawn, explain, finish_of, finish_text, load_any_board, load_any_problem,
+    plural, print_json, print_moves, problem_line, spinner, undecided_text, write_svg, IMPOSSIBLE,
     UNDECIDED,
 };
 
@@ -82,7 +85,7 @@ pub(crate) fn fewest(
     svg: Option<&Path>,
     json: bool,
 ) -> Result<u8> {
-    let problem = load_problem(setup, finish)?;
+    let problem = load_any_problem(setup, finish)?;
     let (board, start) = (problem.board(), problem.start());
     let limits = budget.limits()?;
     let bar = spinner("searching for the fewest moves");
@@ -169,6 +172,53 @@ pub(crate) fn fewest(
     drawn(drawing(), code)
 }
 
+/// Seconds the search for an upper bound takes when the proof of `shortest` stops, unless
+/// `--timeout` says otherwise.
+const UPPER_BOUND_SECS: u64 = 60;
+
+/// The line with the fewest moves found from the problem's starts, once the proof stopped: a
+/// first line from the solver (a few starts, at most 5 s each), then the library's beam over
+/// moves for the rest of `limits`' time, or [`UPPER_BOUND_SECS`] without a timeout. Every phase
+/// shares the one budget: `limits.timeout` is what is left of the command's.
+fn upper_bound(problem: &Problem, limits: &Limits) -> Result<Option<MeetSolution>> {
+    let began = Instant::now();
+    let total = limits
+        .timeout
+        .unwrap_or(Duration::from_secs(UPPER_BOUND_SECS));
+    let left = || total.saturating_sub(began.elapsed());
+    let mut best: Option<MeetSolution> = None;
+    for start in problem.starts::<[u64; 4]>().into_iter().take(3) {
+        if left().is_zero() {
+            break;
+        }
+        let quick = Limits {
+            timeout: Some(left().min(Duration::from_secs(5))),
+            ..limits.clone()
+        };
+        if let Outcome::Solved { jumps, finish } =
+            solve(&problem.from_start(start)?, &quick)?.outcome
+        {
+            best = Some(MeetSolution {
+                start,
+                moves: move_count(&jumps),
+                jumps,
+                finish,
+            });
+            break;
+        }
+    }
+    let rest = Limits {
+        timeout: Some(left().max(Duration::from_millis(1))),
+        ..limits.clone()
+    };
+    if let Some(line) = few_moves(problem, &rest)? {
+        if best.as_ref().is_none_or(|b| line.moves < b.moves) {
+            best = Some(line);
+        }
+    }
+    Ok(best)
+}
+
 /// `pegsol shortest`: the fewest moves from any of the starts to the finish.
 pub(crate) fn shortest(
     name: &str,
@@ -177,24 +227,29 @@ pub(crate) fn shortest(
     budget: &BudgetArgs,
     json: bool,
 ) -> Result<u8> {
-    let board = load_board(name)?;
-    let starts = match empty {
+    let began = Instant::now();
+    let board = load_any_board(name)?;
+    let starts: Vec<Pegs> = match empty {
         Some(list) => vec![board
             .holes()
             .minus(board.hole_set(list).context("--empty")?)],
         None => single_vacancies(&board),
     };
-    let finish_arg = finish;
     let finish = match finish {
         None => Finish::AnyOne,
         Some(f) => finish_of(&board, starts[0], Some(f))?,
     };
     let limits = budget.limits()?;
-    let problem = Problem::with_starts(board, starts.iter().map(|s| s.resize()).collect(), finish)?;
+    let problem = Problem::with_starts(board, starts, finish)?;
     let board = problem.board();
-    let began = std::time::Instant::now();
+    // With a timeout the proof gets three quarters of it and the line for an upper bound the
+    // rest (all that is left, when the proof stops early), so the whole command keeps to it.
+    let proof_limits = Limits {
+        timeout: limits.timeout.map(|t| t * 3 / 4),
+        ..limits.clone()
+    };
     let bar = spinner("searching from both ends by moves");
-    let report = fewest_moves_meeting_with(&problem, &limits, &|p| {
+    let report = fewest_moves_meeting_with(&problem, &proof_limits, &|p| {
         if let Some(bar) = &bar {
             bar.set_message(format!(
                 "no solution within {} moves; growing the {} side to level {}: {} of {} positions; tables {} MB",
@@ -206,125 +261,123 @@ pub(crate) fn shortest(
                 p.table_bytes >> 20
             ));
         }
-    })?;
+    });
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
-    // This meeting stops when one side's next level does not fit. The meeting on wide
-    // positions then grows the other side alone, and ends with a beam's line as the upper
-    // bound, so it proves more within the same budget (the 45-hole triangle: 9 <= a <= 17
-    // moves, against a lower bound of 2 here). It gets what is left of the time.
-    if report.outcome == MeetOutcome::Undecided(pegsol::Budget::Memory) {
-        if !json {
-            println!(
-                "the 64-hole meeting stopped at its memory budget (lower bound {} moves); the meeting on wide positions goes on",
-                report.lower_bound
-            );
-        }
-        let wide = pegsol::Board::from_shape(&crate::common::load_shape(name)?)?;
-        let rest = BudgetArgs {
-            max_memory: budget.max_memory,
-            timeout: budget
-                .timeout
-                .map(|t| (t - began.elapsed().as_secs_f64()).max(0.001)),
-        };
-        return crate::wide::shortest_wide(&wide, empty, finish_arg, &rest, json);
-    }
+    let report = report?;
     let (status, code, best) = match &report.outcome {
-        MeetOutcome::Optimal(s) => ("solved", 0, Some(s)),
+        MeetOutcome::Optimal(s) => ("solved", 0, Some(s.clone())),
         MeetOutcome::Impossible => ("impossible", IMPOSSIBLE, None),
-        MeetOutcome::Undecided(_) => ("undecided", UNDECIDED, None),
+        MeetOutcome::Undecided(_) => {
+            let bar = spinner("the proof stopped; solving for an upper bound");
+            let rest = Limits {
+                timeout: limits.timeout.map(|t| {
+                    t.saturating_sub(began.elapsed())
+                        .max(Duration::from_millis(1))
+                }),
+                ..limits.clone()
+            };
+            let best = upper_bound(&problem, &rest);
+            if let Some(bar) = &bar {
+                bar.finish_and_clear();
+            }
+            ("undecided", UNDECIDED, best?)
+        }
     };
-    if let Some(s) = best {
-        checked_moves(
-            board,
-            s.start.resize(),
-            &s.jumps,
-            s.finish.resize(),
-            s.moves,
-        )?;
+    if let Some(s) = &best {
+        checked_moves(board, s.start, &s.jumps, s.finish, s.moves)?;
     }
     let starts_text = match empty {
         Some(list) => format!("the start with {list} empty"),
         None => "any start with one hole empty".to_string(),
     };
-    let line = best.map_or_else(Line::default, |s| Line::of(board, &s.jumps));
+    let line = best
+        .as_ref()
+        .map_or_else(Line::default, |s| Line::of(board, &s.jumps));
+    let answer = ShortestAnswer {
+        board: board.name().to_string(),
+        holes: board.hole_count(),
+        starts: match empty {
+            Some(_) => Starts::These(
+                problem
+                    .starts()
+                    .iter()
+                    .map(|&s: &Pegs| board.labels(board.holes().minus(s)))
+                    .collect(),
+            ),
+            None => Starts::Every("every single vacancy"),
+        },
+        finish: FinishView::of(board, finish),
+        status,
+        reason: match &report.outcome {
+            MeetOutcome::Undecided(b) => Some(format!("{b} budget")),
+            MeetOutcome::Impossible => Some(
+                "no start can reach a finish (position classes, or both searches ran dry)"
+                    .to_string(),
+            ),
+            MeetOutcome::Optimal(_) => None,
+        },
+        optimal: status == "solved",
+        lower_bound: report.lower_bound,
+        upper_bound: best.as_ref().map(|s| s.moves),
+        empty: best
+            .as_ref()
+            .map(|s| board.labels(board.holes().minus(s.start))),
+        last: best.as_ref().map(|s| board.labels(s.finish)),
+        line,
+        forward_levels: report.forward.clone(),
+        backward_levels: report.backward.clone(),
+        depths: [report.depths.0, report.depths.1],
+        symmetries: report.symmetries,
+        peak_table_mb: report.peak_bytes >> 20,
+        millis: began.elapsed().as_millis() as u64,
+    };
     if json {
-        print_json(&ShortestAnswer {
-            board: board.name().to_string(),
-            holes: board.hole_count(),
-            starts: match empty {
-                Some(_) => Starts::These(
-                    problem
-                        .starts()
-                        .iter()
-                        .map(|&s: &pegsol::Pegs| board.labels(board.holes().minus(s)))
-                        .collect(),
-                ),
-                None => Starts::Every("every single vacancy"),
-            },
-            finish: FinishView::of(board, finish),
-            status,
-            reason: match &report.outcome {
-                MeetOutcome::Undecided(b) => Some(format!("{b} budget")),
-                MeetOutcome::Impossible => Some(
-                    "no start can reach a finish (position classes, or both searches ran dry)"
-                        .to_string(),
-                ),
-                MeetOutcome::Optimal(_) => None,
-            },
-            optimal: best.is_some(),
-            lower_bound: report.lower_bound,
-            upper_bound: best.map(|s| s.moves),
-            empty: best.map(|s| board.labels(board.holes().minus(s.start))),
-            last: best.map(|s| board.labels(s.finish)),
-            line: line.clone(),
-            forward_levels: report.forward.clone(),
-            backward_levels: report.backward.clone(),
-            depths: [report.depths.0, report.depths.1],
-            symmetries: report.symmetries,
-            peak_table_mb: report.peak_bytes >> 20,
-            millis: report.millis,
-        });
+        print_json(&answer);
         return Ok(code);
     }
-    let moves = &line.move_list;
     println!(
         "{} ({} holes): fewest moves from {starts_text} to finish {}",
         board.name(),
         board.hole_count(),
         finish_text(board, finish)
     );
-    match &report.outcome {
-        MeetOutcome::Optimal(s) => {
-            println!(
-                "{} moves ({} jumps), proven optimal: no position is both within {} of a start and within {} of a finish",
-                s.moves,
-                s.jumps.len(),
-                plural(report.depths.0, "move"),
-                plural(report.depths.1, "move")
-            );
-            println!(
-                "start: {} empty; finish: {}",
-                notation::set_text(board, board.holes().minus(s.start)),
-                notation::set_text(board, s.finish)
-            );
-        }
-        MeetOutcome::Impossible => println!(
+    match (&report.outcome, &best) {
+        (MeetOutcome::Optimal(s), _) => println!(
+            "{} moves ({} jumps), proven optimal: no position is both within {} of a start and within {} of a finish",
+            s.moves,
+            s.jumps.len(),
+            plural(report.depths.0, "move"),
+            plural(report.depths.1, "move")
+        ),
+        (MeetOutcome::Impossible, _) => println!(
             "impossible: no start can reach a finish (position classes, or both searches ran dry)"
         ),
-        MeetOutcome::Undecided(b) => {
-            println!("{}", undecided_text(*b, &limits));
+        (MeetOutcome::Undecided(b), best) => {
+            println!("{}", undecided_text(*b, &proof_limits));
             println!(
                 "proven lower bound: {} moves (no position is both within {} of a start and within {} of a finish)",
                 report.lower_bound,
                 plural(report.depths.0, "move"),
                 plural(report.depths.1, "move")
             );
+            match best {
+                Some(b) => println!(
+                    "upper bound: {} moves, by the line below (the solver's first line, then a beam over moves for what is left of --timeout, or {UPPER_BOUND_SECS} s)",
+                    b.moves
+                ),
+                None => println!("no line found for an upper bound (the solver, then a beam over moves for what is left of --timeout, or {UPPER_BOUND_SECS} s)"),
+            }
         }
     }
-    if let Some(s) = best {
-        print_moves(moves);
+    if let Some(s) = &best {
+        println!(
+            "start: {} empty; finish: {}",
+            notation::set_text(board, board.holes().minus(s.start)),
+            notation::set_text(board, s.finish)
+        );
+        print_moves(&answer.line.move_list);
         println!(
             "final position (replayed and checked):\n{}",
             board.draw(s.finish)
@@ -339,8 +392,7 @@ pub(crate) fn shortest(
     println!("by moves to a finish: {}", line(&report.backward));
     println!(
         "{} ms, level tables {} MB",
-        report.millis,
-        report.peak_bytes >> 20
+        answer.millis, answer.peak_table_mb
     );
     Ok(code)
 }

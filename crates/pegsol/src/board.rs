@@ -658,7 +658,8 @@ mod tests {
         )
         .unwrap();
         assert!(matches!(
-            crate::fewest::fewest_moves(&problem, &crate::Limits::default()).unwrap_err(),
+            crate::fewest::fewest_moves_by_winning_set(&problem, &crate::Limits::default())
+                .unwrap_err(),
             Error::PastOneWord { holes: 65, .. }
         ));
         let huge = "oooooooooooooooo\n".repeat(16) + "o\n";

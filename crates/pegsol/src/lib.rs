@@ -80,7 +80,6 @@ pub use search::{solve, solve_with, solve_with_progress};
 pub use shape::Shape;
 pub use symmetry::{Canonicalizer, Symmetries};
 pub use wide::{
-    count_wide, few_moves_wide, fewest_moves_wide, solve_wide, solve_wide_with, wide_move_count,
-    WideCount, WideFinish, WideLimits, WideMoves, WideMovesOutcome, WideMovesProgress,
-    WideMovesReport, WideOutcome, WideReport,
+    count_wide, solve_wide, solve_wide_with, WideCount, WideFinish, WideLimits, WideOutcome,
+    WideReport,
 };

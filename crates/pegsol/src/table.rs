@@ -63,7 +63,8 @@ impl<W: Word> Key for Bits<W> {
 /// Keys mapped to values by open addressing with linear probing.
 ///
 /// Invariant: `len` keys are stored; the slot array's length is a power of two and at most
-/// nine tenths full (seven tenths while it may grow); a key once stored keeps its first value.
+/// nine tenths full (seven tenths while it may grow); a key once stored stays, and keeps its
+/// first value unless [`KeyMap::set`] changes it.
 pub(crate) struct KeyMap<V, K: Key = u64> {
     keys: Vec<K>,
     values: Vec<V>,
@@ -195,6 +196,26 @@ impl<V: Copy + Default, K: Key> KeyMap<V, K> {
         Ok(true)
     }
 
+    /// Gives `key`, if stored, the value `value` (the one exception to "a key keeps its first
+    /// value", for a caller that marks entries withdrawn); whether it was stored.
+    pub(crate) fn set(&mut self, key: K, value: V) -> bool {
+        if key == K::FREE {
+            return self.zero.as_mut().map(|v| *v = value).is_some();
+        }
+        let mask = self.keys.len() - 1;
+        let mut i = self.home(key);
+        loop {
+            match self.keys[i] {
+                k if k == key => {
+                    self.values[i] = value;
+                    return true;
+                }
+                k if k == K::FREE => return false,
+                _ => i = (i + 1) & mask,
+            }
+        }
+    }
+
     fn grow(&mut self) {
         let slots = self.keys.len() * 2;
         let keys = std::mem::replace(&mut self.keys, vec![K::FREE; slots]);
@@ -251,6 +272,12 @@ mod tests {
             (1..=1000u64).all(|k| m.get(k.wrapping_mul(0x1234_5678_9abc_def1)) == Some(k as u32))
         );
         assert_eq!(m.get(u64::MAX), None);
+        assert!(m.set(0, 9) && m.set(1u64.wrapping_mul(0x1234_5678_9abc_def1), 5));
+        assert!(!m.set(u64::MAX, 1));
+        assert_eq!(
+            (m.get(0), m.get(0x1234_5678_9abc_def1), m.len()),
+            (Some(9), Some(5), 1001)
+        );
         assert_eq!(SPREAD.wrapping_mul(UNSPREAD), 1);
     }
 

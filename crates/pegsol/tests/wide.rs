@@ -5,8 +5,10 @@
 use std::collections::{BTreeSet, HashSet};
 
 use pegsol::check::{decide, prove, refute, Certificate};
+use pegsol::fewest::MeetOutcome;
 use pegsol::{
-    replay, solve_wide, Board, Hole, Lattice, Pegs, Shape, WideFinish, WideLimits, WideOutcome,
+    replay, solve_wide, Board, Finish, Hole, Lattice, Limits, Pegs, Problem, Shape, WideFinish,
+    WideLimits, WideOutcome,
 };
 use proptest::prelude::*;
 
@@ -542,16 +544,25 @@ fn check_count_and_moves(
         prop_assert!(wanted(&p.iter().map(|h| cell(h.index())).collect()));
     }
     let best = fewest_by_coordinates(&cells, dirs, start_cells, &wanted);
-    let r = pegsol::fewest_moves_wide(board, &[start], finish, &WideLimits::default(), &|_| {})
-        .unwrap();
+    let problem = Problem::new(
+        board,
+        start,
+        match finish {
+            WideFinish::Exactly(f) => Finish::Holes(*f),
+            WideFinish::Pegs(1) => Finish::AnyOne,
+            WideFinish::Pegs(k) => Finish::Pegs(*k as u32),
+        },
+    )
+    .unwrap();
+    let r = pegsol::fewest::fewest_moves_meeting(&problem, &Limits::default()).unwrap();
     match r.outcome {
-        pegsol::WideMovesOutcome::Optimal(s) => {
+        MeetOutcome::Optimal(s) => {
             prop_assert_eq!(Some(s.moves), best);
             let end = replay(board, start, &s.jumps).unwrap();
             prop_assert!(wanted(&end.iter().map(|h| cell(h.index())).collect()));
         }
-        pegsol::WideMovesOutcome::Impossible => prop_assert_eq!(best, None),
-        pegsol::WideMovesOutcome::Undecided(b) => prop_assert!(false, "undecided: {:?}", b),
+        MeetOutcome::Impossible => prop_assert_eq!(best, None),
+        MeetOutcome::Undecided(b) => prop_assert!(false, "undecided: {:?}", b),
     }
     Ok(())
 }
@@ -688,6 +699,6 @@ fn the_basic_game_lines_of_triangles_11_and_12_replay_in_their_moves() {
             .holes::<[u64; 4]>()
             .without(board.hole(&field("empty")).unwrap());
         assert_eq!(replay(&board, start, &jumps).unwrap().count(), 1);
-        assert_eq!(pegsol::wide_move_count(&jumps) as usize, stated);
+        assert_eq!(pegsol::fewest::move_count(&jumps) as usize, stated);
     }
 }

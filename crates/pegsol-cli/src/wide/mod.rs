@@ -1,59 +1,22 @@
-//! `solve --fewest-moves`, `shortest` and `count` on boards of 65 to 256 holes, through the
-//! library's wide engines (the last not yet lifted to the one set of engines). The answers
-//! have the shape of the 64-hole commands' answers, so a script reads both alike.
+//! `count` on boards of 65 to 256 holes, through the library's wide count (the last engine
+//! not yet lifted to the one set of engines). Its answer has the shape of the 64-hole
+//! count's, so a script reads both alike.
 
 use anyhow::{Context, Result};
-use pegsol::{Board, Jump, Pegs, WideFinish, WideLimits};
+use pegsol::{Board, Pegs, WideFinish};
 
 use crate::answer::FinishView;
-use crate::cli::{BudgetArgs, Command, Setup};
+use crate::cli::{Command, Setup};
 use crate::common::{any_pegs, load_wide};
 
 mod count;
-mod moves;
 
-pub(crate) use moves::shortest as shortest_wide;
-
-/// Runs `command` when it is `solve --fewest-moves`, `shortest` or `count` on a board of more
-/// than 64 holes (the engines not yet lifted past one word); `None` hands it to the usual
-/// path.
+/// Runs `command` when it is `count` on a board of more than 64 holes (the engine not yet
+/// lifted past one word); `None` hands it to the usual path.
 pub(crate) fn dispatch(command: &Command) -> Result<Option<u8>> {
     match command {
-        Command::Solve {
-            setup,
-            finish,
-            budget,
-            json,
-            fewest_moves,
-            svg,
-            ..
-        } => match load_wide(&setup.board)? {
-            Some(board) if *fewest_moves => moves::fewest(
-                &board,
-                setup,
-                finish.as_deref(),
-                budget,
-                svg.as_deref(),
-                *json,
-            )
-            .map(Some),
-            _ => Ok(None),
-        },
         Command::Count(args) => match load_wide(&args.setup.board)? {
             Some(board) => count::run(&board, args).map(Some),
-            None => Ok(None),
-        },
-        Command::Shortest {
-            board,
-            empty,
-            finish,
-            budget,
-            json,
-        } => match load_wide(board)? {
-            Some(board) => {
-                moves::shortest(&board, empty.as_deref(), finish.as_deref(), budget, *json)
-                    .map(Some)
-            }
             None => Ok(None),
         },
         _ => Ok(None),
@@ -129,17 +92,6 @@ pub(crate) fn finish_view(board: &Board, finish: &WideFinish) -> FinishView {
     }
 }
 
-/// Writes a solution as an SVG strip of boards, one per move (after its replay).
-pub(super) fn write_strip(
-    path: &std::path::Path,
-    board: &Board,
-    start: Pegs,
-    jumps: &[Jump],
-) -> Result<()> {
-    std::fs::write(path, crate::svg::strip(board, start, jumps, 8))
-        .with_context(|| format!("cannot write {}", path.display()))
-}
-
 /// The start in words: its pegs or its empty holes, whichever list is shorter.
 pub(super) fn start_text(board: &Board, start: Pegs) -> String {
     let empty = board.holes().minus(start);
@@ -148,13 +100,4 @@ pub(super) fn start_text(board: &Board, start: Pegs) -> String {
     } else {
         format!("empty: {}", board.labels(empty).join(","))
     }
-}
-
-/// The budget of the wide engines from the command line's.
-pub(super) fn limits_of(budget: &BudgetArgs) -> Result<WideLimits> {
-    let narrow = budget.limits()?;
-    Ok(WideLimits {
-        timeout: narrow.timeout,
-        max_memory: narrow.max_memory,
-    })
 }

@@ -31,8 +31,9 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
+use super::chains::{Chains, Scratch, Way};
 use super::moves::move_count;
-use crate::bitset::{Bits, Word};
+use crate::bitset::{Bits, Pegs, Word};
 use crate::board::Board;
 use crate::error::{Error, Result};
 use crate::jumps::Jump;
@@ -40,18 +41,19 @@ use crate::problem::{Budget, Limits, Problem};
 use crate::replay::replay;
 use crate::symmetry::Canonicalizer;
 use crate::table::{Full, KeyMap};
+use crate::width::with_width;
 
 /// A solution found by [`fewest_moves_meeting`], with the start it begins from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MeetSolution {
     /// The starting position (one of the starts asked for).
-    pub start: Bits,
+    pub start: Pegs,
     /// The jumps in order.
     pub jumps: Vec<Jump>,
     /// Moves: jumps not continuing the previous jump's peg.
     pub moves: u32,
     /// The final position (one of the finishes).
-    pub finish: Bits,
+    pub finish: Pegs,
 }
 
 /// The answer of [`fewest_moves_meeting`].
@@ -72,8 +74,8 @@ pub struct MeetReport {
     pub outcome: MeetOutcome,
     /// Proven: every solution needs at least this many moves (the optimum when solved).
     pub lower_bound: u32,
-    /// Positions up to symmetry first reached in `k` moves from the starts, per `k`
-    /// (the last level counted only as far as it was expanded, when the search stopped in it).
+    /// Positions up to symmetry first reached in `k` moves from the starts, per completed
+    /// level `k`.
     pub forward: Vec<u64>,
     /// Positions up to symmetry first able to reach a finish in `k` moves, per `k`.
     pub backward: Vec<u64>,
@@ -112,8 +114,30 @@ pub fn single_vacancies<W: Word>(board: &Board) -> Vec<Bits<W>> {
         .collect()
 }
 
+/// The starts and finishes a meeting searches between: the finishes of a start's own
+/// position class (a jump keeps the class, so no other can be reached), and the starts that
+/// have one; sorted, without repeats.
+pub(super) fn ends_of(problem: &Problem) -> (Vec<Pegs>, Vec<Pegs>) {
+    let classes = problem.board().classes();
+    let mut starts: Vec<Pegs> = problem.starts();
+    let mut targets: Vec<Pegs> = problem.targets();
+    let start_classes: Vec<_> = starts.iter().map(|&s| classes.class_of(s)).collect();
+    targets.retain(|&t| start_classes.contains(&classes.class_of(t)));
+    starts.retain(|&s| {
+        targets
+            .iter()
+            .any(|&t| classes.class_of(t) == classes.class_of(s))
+    });
+    for list in [&mut starts, &mut targets] {
+        list.sort_unstable();
+        list.dedup();
+    }
+    (starts, targets)
+}
+
 /// The fewest moves from any of the problem's starts to its finish, proved by meeting in the
-/// middle. With every single vacancy as the starts and `Finish::AnyOne` this is the shortest
+/// middle, on a board of any size (positions of the fewest words that hold it).
+/// With every single vacancy as the starts and `Finish::AnyOne` this is the shortest
 /// solution of the board's basic game (OEIS A127500 on triangles).
 ///
 /// `F(a)` holds the positions first reached in `a` moves from a start (a move ends wherever its
@@ -122,9 +146,11 @@ pub fn single_vacancies<W: Word>(board: &Board) -> Vec<Bits<W>> {
 /// The invariant is that no position is in both `F(<= a)` and `B(<= b)`, which proves every
 /// solution longer than `a + b` moves. Each step grows the side that is cheaper to grow and
 /// checks its new positions against the other side; the first contact is a solution of
-/// exactly `a + b + 1` moves. A start can only reach finishes of its own position class, so
-/// the others are dropped first. The solution is rebuilt from the level tables, replayed by
-/// the independent checker and its moves recounted.
+/// exactly `a + b + 1` moves. When one side's next level does not fit the memory budget, the
+/// other side goes on alone (raising the bound) until it does not fit either. A start can
+/// only reach finishes of its own position class, so the others are dropped first. The
+/// solution is rebuilt from the level tables, replayed by the independent checker and its
+/// moves recounted.
 ///
 /// ```
 /// use pegsol::{Board, Finish, Limits, Problem};
@@ -153,32 +179,23 @@ pub fn fewest_moves_meeting_with(
     limits: &Limits,
     progress: &(dyn Fn(&MeetProgress) + Sync),
 ) -> Result<MeetReport> {
-    problem.one_word()?;
     let began = Instant::now();
     let board = problem.board();
-    let starts = problem.starts();
-    let mut targets: Vec<Bits> = problem.targets();
-    targets.sort_unstable();
-    targets.dedup();
-    // A jump keeps the position class, so each start can only reach finishes of its own class:
-    // the rest are dropped on both sides (and an impossible problem is answered at once).
-    let classes = board.classes();
-    let start_classes: Vec<_> = starts.iter().map(|&s| classes.class_of(s)).collect();
-    targets.retain(|&t| start_classes.contains(&classes.class_of(t)));
-    let starts: Vec<Bits> = starts
-        .iter()
-        .copied()
-        .filter(|&s| {
-            targets
-                .iter()
-                .any(|&t| classes.class_of(t) == classes.class_of(s))
-        })
-        .collect();
+    let (starts, targets) = ends_of(problem);
     let sym = board.symmetries();
     let mut group = sym.stabilizer(&starts);
     group.retain(|g| sym.stabilizer(&targets).contains(g));
-    let meet = Meet::new(board, sym.canonicalizer(&group), limits, began, progress);
-    let mut report = meet.run(&starts, &targets)?;
+    let mut report = with_width!(board, W => {
+        let narrow = |list: &[Pegs]| list.iter().map(|s| s.resize()).collect::<Vec<Bits<W>>>();
+        let (starts, targets) = (narrow(&starts), narrow(&targets));
+        let pegs = |list: &[Bits<W>], most: bool| {
+            let counts = list.iter().map(|s| s.count());
+            if most { counts.max() } else { counts.min() }.unwrap_or(0)
+        };
+        let chains = Chains::new(board, pegs(&targets, false), pegs(&starts, true));
+        let meet = Meet::new(chains, sym.canonicalizer(&group), limits, began, progress);
+        meet.run(&starts, &targets)?
+    });
     report.symmetries = group.len();
     report.millis = began.elapsed().as_millis() as u64;
     if let MeetOutcome::Optimal(s) = &report.outcome {
@@ -199,15 +216,18 @@ pub fn fewest_moves_meeting_with(
 /// Parents per chunk: enough for both cores, small enough to bound the children buffered.
 const CHUNK: usize = 1 << 14;
 
+/// The depth a position withdrawn from a table is marked with: it counts as absent.
+const GONE: u8 = u8::MAX;
+
 /// The level of each position reached, with the fewest and most pegs of any key, to skip
 /// lookups that cannot hit.
-struct Levels {
-    depth: KeyMap<u8>,
+struct Levels<W: Word> {
+    depth: KeyMap<u8, Bits<W>>,
     pegs: (u32, u32),
 }
 
-impl Levels {
-    fn new() -> Levels {
+impl<W: Word> Levels<W> {
+    fn new() -> Levels<W> {
         Levels {
             depth: KeyMap::with_capacity(512),
             pegs: (u32::MAX, 0),
@@ -219,92 +239,100 @@ impl Levels {
     }
 
     #[inline]
-    fn get(&self, key: u64) -> Option<u8> {
-        let n = key.count_ones();
+    fn get(&self, key: Bits<W>) -> Option<u8> {
+        let n = key.count();
         if n < self.pegs.0 || n > self.pegs.1 {
             return None;
         }
-        self.depth.get(key)
+        self.depth.get(key).filter(|&d| d != GONE)
     }
 
     /// Adds `key` at `depth` unless present; `Err` when the table's limit is reached.
-    fn insert(&mut self, key: u64, depth: u8) -> std::result::Result<bool, Full> {
-        let added = self.depth.insert(key, depth)?;
-        let n = key.count_ones();
+    fn insert(&mut self, key: Bits<W>, depth: u8) -> std::result::Result<bool, Full> {
+        let added = match self.depth.insert(key, depth)? {
+            true => true,
+            // A withdrawn key is reached again.
+            false => self.depth.get(key) == Some(GONE) && self.depth.set(key, depth),
+        };
+        let n = key.count();
         self.pegs = (self.pegs.0.min(n), self.pegs.1.max(n));
         Ok(added)
     }
 }
 
-/// Which way a side searches.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Way {
-    /// From the starts, playing jumps.
-    Forward,
-    /// From the finishes, undoing jumps.
-    Backward,
-}
-
 /// One side of the search.
-struct Side {
+struct Side<W: Word> {
     way: Way,
-    table: Levels,
-    frontier: Vec<u64>,
+    table: Levels<W>,
+    frontier: Vec<Bits<W>>,
     /// Completed levels.
     depth: u8,
     /// Classes first reached per level.
     sizes: Vec<u64>,
-    /// Measured nanoseconds per frontier position in this side's last large expansion.
-    rate: f64,
+    /// Measured nanoseconds per frontier position in this side's last large expansion, once
+    /// there was one.
+    rate: Option<f64>,
 }
 
-impl Side {
+impl<W: Word> Side<W> {
+    /// The time this side's next level is expected to take (one nanosecond a position while
+    /// it is not measured: the first levels are a handful of positions).
     fn cost(&self) -> f64 {
-        self.frontier.len() as f64 * self.rate
+        self.frontier.len() as f64 * self.rate.unwrap_or(1.0)
+    }
+
+    /// Withdraws a level that did not fit: its positions are marked gone from the table, its
+    /// size leaves the list, and the frontier is the one it was grown from, so the side
+    /// searches as before the attempt.
+    fn rollback(&mut self, frontier: Vec<Bits<W>>, added: &[Bits<W>]) {
+        for &c in added {
+            self.table.depth.set(c, GONE);
+        }
+        self.abandon(frontier);
+    }
+
+    /// Gives up a level when the search ends in it (a time budget): only its size leaves the
+    /// list, since the table is not searched again (marking millions of entries withdrawn
+    /// would take a second past the deadline).
+    fn abandon(&mut self, frontier: Vec<Bits<W>>) {
+        self.sizes.pop();
+        self.frontier = frontier;
     }
 }
 
 /// A contact between the sides: a parent on the growing side's frontier and a child (an
 /// actual position reached from it in one move) that the other side holds.
-struct Contact {
-    parent: u64,
-    child: u64,
+struct Contact<W: Word> {
+    parent: Bits<W>,
+    child: Bits<W>,
 }
 
 /// Why a search stopped without an answer.
-enum Stop {
+enum Stop<W: Word> {
     Budget(Budget),
-    Met(Contact),
+    Met(Contact<W>),
 }
 
-struct Meet<'p> {
+struct Meet<'p, W: Word> {
     progress: &'p (dyn Fn(&MeetProgress) + Sync),
-    by_from: Vec<Vec<Jump>>,
-    by_to: Vec<Vec<Jump>>,
-    canon: Canonicalizer,
+    chains: Chains<W>,
+    canon: Canonicalizer<W>,
     max_memory: usize,
     deadline: Option<Instant>,
     peak: usize,
 }
 
-impl<'p> Meet<'p> {
+impl<'p, W: Word> Meet<'p, W> {
     fn new(
-        board: &Board,
-        canon: Canonicalizer,
+        chains: Chains<W>,
+        canon: Canonicalizer<W>,
         limits: &Limits,
         began: Instant,
         progress: &'p (dyn Fn(&MeetProgress) + Sync),
-    ) -> Meet<'p> {
-        let mut by_from = vec![Vec::new(); board.hole_count()];
-        let mut by_to = vec![Vec::new(); board.hole_count()];
-        for &j in board.jumps() {
-            by_from[j.from().index()].push(j);
-            by_to[j.to().index()].push(j);
-        }
+    ) -> Meet<'p, W> {
         Meet {
             progress,
-            by_from,
-            by_to,
+            chains,
             canon,
             max_memory: limits.max_memory,
             deadline: limits.timeout.map(|t| began + t),
@@ -312,126 +340,62 @@ impl<'p> Meet<'p> {
         }
     }
 
-    /// The position `jump` leads to from `q` on `way`, and the hole its peg then stands on.
-    #[inline]
-    fn one(way: Way, q: u64, j: Jump) -> Option<(u64, usize)> {
-        match way {
-            Way::Forward => j
-                .is_legal(Bits(q))
-                .then(|| (j.apply(Bits(q)).raw(), j.to().index())),
-            Way::Backward => {
-                // Undo: the peg on `to` goes back to `from` and the jumped peg returns.
-                let need = j.from().bit().union(j.over().bit()).raw();
-                (q & need == 0).then(|| ((q | need) & !j.to().bit().raw(), j.from().index()))
-            }
-        }
-    }
-
-    /// The jumps that can continue (or undo) a chain whose peg stands on `at`.
-    fn jumps_at(&self, way: Way, at: usize) -> &[Jump] {
-        match way {
-            Way::Forward => &self.by_from[at],
-            Way::Backward => &self.by_to[at],
-        }
-    }
-
-    /// Calls `f` with every position one move from `p` on `way` (with repeats, allocating
-    /// nothing past the caller's `stack`); stops when `f` returns true.
-    fn moves(
-        &self,
-        way: Way,
-        p: u64,
-        stack: &mut Vec<(u64, u8)>,
-        mut f: impl FnMut(u64) -> bool,
-    ) -> bool {
-        for h in Bits(p).iter() {
-            stack.clear();
-            stack.push((p, h.index() as u8));
-            while let Some((q, at)) = stack.pop() {
-                for &j in self.jumps_at(way, usize::from(at)) {
-                    if let Some((r, next)) = Self::one(way, q, j) {
-                        if f(r) {
-                            return true;
-                        }
-                        stack.push((r, next as u8));
-                    }
-                }
-            }
-        }
-        false
-    }
-
-    /// A move from `p` on `way` to a position accepted by `want`, with its jumps in playing
-    /// order (used only to rebuild a solution, so it may recurse and allocate).
-    fn traced(&self, way: Way, p: u64, want: &dyn Fn(u64) -> bool) -> Option<(u64, Vec<Jump>)> {
-        fn go(
-            m: &Meet<'_>,
-            way: Way,
-            q: u64,
-            at: usize,
-            path: &mut Vec<Jump>,
-            want: &dyn Fn(u64) -> bool,
-        ) -> Option<u64> {
-            for &j in m.jumps_at(way, at) {
-                if let Some((r, next)) = Meet::one(way, q, j) {
-                    path.push(j);
-                    if want(r) {
-                        return Some(r);
-                    }
-                    if let Some(found) = go(m, way, r, next, path, want) {
-                        return Some(found);
-                    }
-                    path.pop();
-                }
-            }
-            None
-        }
-        let mut path = Vec::new();
-        for h in Bits(p).iter() {
-            if let Some(r) = go(self, way, p, h.index(), &mut path, want) {
-                if way == Way::Backward {
-                    // Undone jumps come last-played first.
-                    path.reverse();
-                }
-                return Some((r, path));
-            }
-        }
-        None
-    }
-
-    fn run(mut self, starts: &[Bits], targets: &[Bits]) -> Result<MeetReport> {
-        let mut fwd = self.side(Way::Forward, starts);
-        let mut back = self.side(Way::Backward, targets);
-        let report = |s: &Self, outcome, fwd: &Side, back: &Side| MeetReport {
+    fn report(&self, outcome: MeetOutcome, fwd: &Side<W>, back: &Side<W>) -> MeetReport {
+        MeetReport {
             outcome,
             lower_bound: u32::from(fwd.depth) + u32::from(back.depth) + 1,
             forward: fwd.sizes.clone(),
             backward: back.sizes.clone(),
             depths: (u32::from(fwd.depth), u32::from(back.depth)),
             symmetries: 0,
-            peak_bytes: s.peak,
+            peak_bytes: self.peak,
             millis: 0,
-        };
+        }
+    }
+
+    fn run(mut self, starts: &[Bits<W>], targets: &[Bits<W>]) -> Result<MeetReport> {
+        let mut fwd = self.side(Way::Forward, starts);
+        let mut back = self.side(Way::Backward, targets);
         if let Some(&x) = starts
             .iter()
-            .find(|&&x| back.table.get(self.canon.canonical(x).raw()).is_some())
+            .find(|&&x| back.table.get(self.canon.canonical(x)).is_some())
         {
             // A start is already a finish (the finishes are closed under the group).
             let solution = MeetSolution {
-                start: x,
+                start: x.resize(),
                 jumps: Vec::new(),
                 moves: 0,
-                finish: x,
+                finish: x.resize(),
             };
-            let mut r = report(&self, MeetOutcome::Optimal(solution), &fwd, &back);
+            let mut r = self.report(MeetOutcome::Optimal(solution), &fwd, &back);
             r.lower_bound = 0;
             return Ok(r);
         }
+        // A side whose next level did not fit stops growing; the other may still grow (and
+        // raise the lower bound) until it does not fit either.
+        let mut blocked = (false, false);
         loop {
             if fwd.frontier.is_empty() || back.frontier.is_empty() {
-                return Ok(report(&self, MeetOutcome::Impossible, &fwd, &back));
+                return Ok(self.report(MeetOutcome::Impossible, &fwd, &back));
             }
-            let forward_first = fwd.cost() <= back.cost();
+            let forward_first = match blocked {
+                (true, true) => {
+                    let outcome = MeetOutcome::Undecided(Budget::Memory);
+                    return Ok(self.report(outcome, &fwd, &back));
+                }
+                (true, false) => false,
+                (false, true) => true,
+                (false, false) => {
+                    // A side's first large level is priced by a sample of it: undoing chains
+                    // can give thousands of children a parent where playing them gives ten.
+                    for side in [&mut fwd, &mut back] {
+                        if side.rate.is_none() && side.frontier.len() >= 1024 {
+                            side.rate = Some(self.probe(side));
+                        }
+                    }
+                    fwd.cost() <= back.cost()
+                }
+            };
             let (grow, other) = if forward_first {
                 (&mut fwd, &back)
             } else {
@@ -439,8 +403,10 @@ impl<'p> Meet<'p> {
             };
             match self.expand(grow, other) {
                 Ok(()) => {}
+                Err(Stop::Budget(Budget::Memory)) if forward_first => blocked.0 = true,
+                Err(Stop::Budget(Budget::Memory)) => blocked.1 = true,
                 Err(Stop::Budget(b)) => {
-                    return Ok(report(&self, MeetOutcome::Undecided(b), &fwd, &back));
+                    return Ok(self.report(MeetOutcome::Undecided(b), &fwd, &back));
                 }
                 Err(Stop::Met(c)) => {
                     let moves = u32::from(fwd.depth) + u32::from(back.depth) + 1;
@@ -448,17 +414,17 @@ impl<'p> Meet<'p> {
                     let s = self.rebuild(&fwd, &back, forward_first, &c, moves).ok_or(
                         Error::Internal("a meeting could not be rebuilt into a solution"),
                     )?;
-                    return Ok(report(&self, MeetOutcome::Optimal(s), &fwd, &back));
+                    return Ok(self.report(MeetOutcome::Optimal(s), &fwd, &back));
                 }
             }
         }
     }
 
-    fn side(&mut self, way: Way, seeds: &[Bits]) -> Side {
+    fn side(&mut self, way: Way, seeds: &[Bits<W>]) -> Side<W> {
         let mut table = Levels::new();
         let mut frontier = Vec::new();
         for &s in seeds {
-            let c = self.canon.canonical(s).raw();
+            let c = self.canon.canonical(s);
             // The seeds are few: the first table never needs to grow past the budget's check.
             if table.insert(c, 0) == Ok(true) {
                 frontier.push(c);
@@ -470,40 +436,81 @@ impl<'p> Meet<'p> {
             sizes: vec![frontier.len() as u64],
             frontier,
             depth: 0,
-            rate: 1.0,
+            rate: None,
         }
     }
 
-    /// Grows `side` by one level, checking every new position against `other`.
-    fn expand(&mut self, side: &mut Side, other: &Side) -> std::result::Result<(), Stop> {
+    /// Nanoseconds a parent of `side`'s frontier takes, estimated on up to 64 parents spread
+    /// over it and at most `2^16` children (a parent cut short counts whole, so a side whose
+    /// parents have millions of children is priced high, not measured to the end).
+    fn probe(&self, side: &Side<W>) -> f64 {
+        let began = Instant::now();
+        let step = (side.frontier.len() / 64).max(1);
+        let mut scratch = Scratch::default();
+        let (mut parents, mut children) = (0u32, 0u32);
+        for &p in side.frontier.iter().step_by(step) {
+            parents += 1;
+            let cut = self.chains.moves(side.way, p, &mut scratch, |r| {
+                std::hint::black_box(self.canon.canonical(r));
+                children += 1;
+                children >= 1 << 16
+            });
+            if cut {
+                break;
+            }
+        }
+        began.elapsed().as_nanos() as f64 / f64::from(parents.max(1))
+    }
+
+    /// Grows `side` by one level, checking every new position against `other`. A level that
+    /// does not fit the memory budget is withdrawn whole (the side is as before it).
+    fn expand(&mut self, side: &mut Side<W>, other: &Side<W>) -> std::result::Result<(), Stop<W>> {
         let began = Instant::now();
         let depth = side.depth + 1;
         let frontier = std::mem::take(&mut side.frontier);
+        let key = std::mem::size_of::<Bits<W>>();
         let mut next = Vec::new();
         side.sizes.push(0);
         for (i, chunk) in frontier.chunks(CHUNK).enumerate() {
             if self.deadline.is_some_and(|d| Instant::now() > d) {
+                side.abandon(frontier);
                 return Err(Stop::Budget(Budget::Time));
             }
             let this = &*self;
             let own = &side.table;
-            // Each thread's children may take a share of what is left; past it the level
-            // cannot fit, so the search stops there, undecided. (One parent can have billions
-            // of children: undoing chains of jumps from a single peg on a 45-hole triangle.)
+            // Each thread's children and chain buffers may take a share of what is left;
+            // past it the level cannot fit. (One parent can have billions of children:
+            // undoing chains of jumps from a single peg on a 45-hole triangle.)
             let share = self
                 .max_memory
                 .saturating_sub(side.table.bytes() + other.table.bytes())
-                .saturating_sub((frontier.len() + next.len() + other.frontier.len()) * 8)
+                .saturating_sub((frontier.len() + next.len() + other.frontier.len()) * key)
                 / (2 * rayon::current_num_threads());
             let over = AtomicBool::new(false);
-            let parts: Vec<(Vec<u64>, Option<Contact>)> = chunk
+            let late = AtomicBool::new(false);
+            let deadline = self.deadline;
+            type Part<W> = (Vec<Bits<W>>, Option<Contact<W>>, Scratch<W>, u32);
+            // Per thread: its new children, a contact if one was met, the bytes of its buffers.
+            type Done<W> = (Vec<Bits<W>>, Option<Contact<W>>, usize);
+            let parts: Vec<Done<W>> = chunk
                 .par_iter()
                 .fold(
-                    || (Vec::new(), None, Vec::new()),
-                    |(mut out, mut hit, mut stack): (Vec<u64>, Option<Contact>, Vec<_>), &p| {
-                        if hit.is_none() && !over.load(Ordering::Relaxed) {
-                            this.moves(side.way, p, &mut stack, |r| {
-                                let c = this.canon.canonical(Bits(r)).raw();
+                    || (Vec::new(), None, Scratch::default(), 0),
+                    |(mut out, mut hit, mut scratch, mut seen): Part<W>, &p| {
+                        let stopped =
+                            || over.load(Ordering::Relaxed) || late.load(Ordering::Relaxed);
+                        if hit.is_none() && !stopped() {
+                            this.chains.moves(side.way, p, &mut scratch, |r| {
+                                // One parent may have millions of children: the clock is
+                                // read every so many of them, not only between chunks.
+                                seen = seen.wrapping_add(1);
+                                if seen.is_multiple_of(1 << 14)
+                                    && deadline.is_some_and(|d| Instant::now() > d)
+                                {
+                                    late.store(true, Ordering::Relaxed);
+                                    return true;
+                                }
+                                let c = this.canon.canonical(r);
                                 if other.table.get(c).is_some() {
                                     hit = Some(Contact {
                                         parent: p,
@@ -513,7 +520,8 @@ impl<'p> Meet<'p> {
                                 }
                                 if own.get(c).is_none() {
                                     out.push(c);
-                                    if out.len().is_multiple_of(4096) && out.capacity() * 8 > share
+                                    if out.len().is_multiple_of(4096)
+                                        && out.capacity() * key > share
                                     {
                                         over.store(true, Ordering::Relaxed);
                                         return true;
@@ -521,38 +529,56 @@ impl<'p> Meet<'p> {
                                 }
                                 false
                             });
+                            if scratch.bytes() > share {
+                                over.store(true, Ordering::Relaxed);
+                            }
                         }
-                        (out, hit, stack)
+                        (out, hit, scratch, seen)
                     },
                 )
-                .map(|(out, hit, _)| (out, hit))
+                .map(|(out, hit, scratch, _)| (out, hit, scratch.bytes()))
                 .collect();
+            if late.load(Ordering::Relaxed) {
+                side.abandon(frontier);
+                return Err(Stop::Budget(Budget::Time));
+            }
             if over.load(Ordering::Relaxed) {
+                side.rollback(frontier, &next);
                 return Err(Stop::Budget(Budget::Memory));
             }
-            let buffered: usize = parts.iter().map(|p| p.0.capacity() * 8).sum();
             let mut parts = parts;
             if let Some(c) = parts.iter_mut().find_map(|p| p.1.take()) {
                 side.frontier = frontier;
                 return Err(Stop::Met(c));
             }
+            // Capacities, not lengths: a vector holds up to twice what it uses.
+            let buffered: usize = parts.iter().map(|p| p.0.capacity() * key + p.2).sum();
             let room = self
                 .max_memory
-                .saturating_sub(other.table.bytes() + other.frontier.len() * 8)
-                .saturating_sub(frontier.len() * 8 + next.len() * 8 + buffered);
+                .saturating_sub(other.table.bytes() + other.frontier.len() * key)
+                .saturating_sub((frontier.len() + next.len()) * key + buffered);
             side.table.depth.limit(room);
-            for (out, _) in parts {
-                for c in out {
+            for (out, _, _) in parts {
+                for (k, c) in out.into_iter().enumerate() {
+                    // Tens of millions of children may come from one chunk, and the table
+                    // grows while they go in: the clock is read here too.
+                    if k % (1 << 16) == 0 && self.deadline.is_some_and(|d| Instant::now() > d) {
+                        side.abandon(frontier);
+                        return Err(Stop::Budget(Budget::Time));
+                    }
                     match side.table.insert(c, depth) {
                         Ok(true) => next.push(c),
                         Ok(false) => {}
-                        Err(Full) => return Err(Stop::Budget(Budget::Memory)),
+                        Err(Full) => {
+                            side.rollback(frontier, &next);
+                            return Err(Stop::Budget(Budget::Memory));
+                        }
                     }
                 }
             }
             let held = side.table.bytes()
                 + other.table.bytes()
-                + (frontier.len() + next.len() + other.frontier.len()) * 8
+                + (frontier.len() + next.len() + other.frontier.len()) * key
                 + buffered;
             self.peak = self.peak.max(held);
             *side.sizes.last_mut().expect("pushed above") = next.len() as u64;
@@ -573,7 +599,7 @@ impl<'p> Meet<'p> {
         // The first levels (a handful of starts or single pegs) say little about the cost per
         // position further on, so the rate is learnt from larger levels only.
         if frontier.len() >= 1024 {
-            side.rate = began.elapsed().as_nanos() as f64 / frontier.len() as f64;
+            side.rate = Some(began.elapsed().as_nanos() as f64 / frontier.len() as f64);
         }
         side.frontier = next;
         side.depth = depth;
@@ -582,26 +608,26 @@ impl<'p> Meet<'p> {
 
     /// The actual position `from` steps to next on `way`, with the move's jumps in playing
     /// order, chosen so that its class lies in `table` at `depth`.
-    fn step(&self, way: Way, from: u64, table: &Levels, depth: u8) -> Option<(u64, Vec<Jump>)> {
-        self.traced(way, from, &|r| {
-            table.get(self.canon.canonical(Bits(r)).raw()) == Some(depth)
+    fn step(
+        &self,
+        way: Way,
+        from: Bits<W>,
+        table: &Levels<W>,
+        depth: u8,
+    ) -> Option<(Bits<W>, Vec<Jump>)> {
+        self.chains.traced(way, from, &|r| {
+            table.get(self.canon.canonical(r)) == Some(depth)
         })
-    }
-
-    /// The jumps of one move from `from` to exactly `to`.
-    fn link(&self, from: u64, to: u64) -> Option<Vec<Jump>> {
-        self.traced(Way::Forward, from, &|r| r == to)
-            .map(|(_, jumps)| jumps)
     }
 
     /// Rebuilds a solution through the contact: back to a start through the forward levels,
     /// on to a finish through the backward levels.
     fn rebuild(
         &self,
-        fwd: &Side,
-        back: &Side,
+        fwd: &Side<W>,
+        back: &Side<W>,
         forward_grew: bool,
-        c: &Contact,
+        c: &Contact<W>,
         moves: u32,
     ) -> Option<MeetSolution> {
         // `a`: an actual position at forward depth `da`; `b`: one move on, at backward depth `db`.
@@ -610,9 +636,9 @@ impl<'p> Meet<'p> {
         } else {
             (c.child, c.parent)
         };
-        let middle = self.link(a, b)?;
-        let da = fwd.table.get(self.canon.canonical(Bits(a)).raw())?;
-        let db = back.table.get(self.canon.canonical(Bits(b)).raw())?;
+        let (_, middle) = self.chains.traced(Way::Forward, a, &|r| r == b)?;
+        let da = fwd.table.get(self.canon.canonical(a))?;
+        let db = back.table.get(self.canon.canonical(b))?;
         if u32::from(da) + u32::from(db) + 1 != moves {
             return None;
         }
@@ -633,10 +659,10 @@ impl<'p> Meet<'p> {
             p = q;
         }
         Some(MeetSolution {
-            start: Bits(start),
+            start: start.resize(),
             jumps,
             moves,
-            finish: Bits(p),
+            finish: p.resize(),
         })
     }
 }

@@ -50,6 +50,8 @@
 
 use crate::error::{Error, Result};
 
+mod beam;
+mod chains;
 mod meet;
 mod moves;
 mod winning;
@@ -61,6 +63,7 @@ use std::time::Instant;
 
 use crate::problem::{Limits, Problem};
 
+pub use beam::few_moves;
 pub use meet::{
     fewest_moves_meeting, fewest_moves_meeting_with, single_vacancies, MeetOutcome, MeetProgress,
     MeetReport, MeetSolution,
@@ -69,7 +72,7 @@ pub use moves::{corner_bound, move_count, MoveSolution, MovesOutcome, MovesRepor
 pub use winning::{fewest_moves_by_winning_set, WinningSet};
 
 /// Finds a solution with the fewest moves within `limits` (time and memory), and proves that
-/// none is shorter by meeting in the middle ([`fewest_moves_meeting`]).
+/// none is shorter by meeting in the middle ([`fewest_moves_meeting`]), on a board of any size.
 ///
 /// ```
 /// use pegsol::{Board, Problem, fewest::{fewest_moves, MovesOutcome}, Limits};
@@ -85,7 +88,6 @@ pub use winning::{fewest_moves_by_winning_set, WinningSet};
 ///
 /// [`Error::Internal`] when an answer fails its own check: a bug, never an answer.
 pub fn fewest_moves(problem: &Problem, limits: &Limits) -> Result<MovesReport> {
-    problem.one_word()?;
     let started = Instant::now();
     let (best, lower) = match moves::first_solution(problem, limits, started)? {
         Ok(found) => found,

@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use crate::bitset::{Bits, Hole, Pegs};
+use crate::bitset::{Hole, Pegs};
 use crate::error::Result;
 use crate::jumps::Jump;
 use crate::problem::{Budget, Finish, Limits, Outcome, Problem, Reason};
@@ -17,7 +17,7 @@ pub struct MoveSolution {
     /// Moves: jumps not continuing the previous jump's peg.
     pub moves: u32,
     /// The final position.
-    pub finish: Bits,
+    pub finish: Pegs,
 }
 
 /// The answer to a fewest-moves question.

@@ -1,5 +1,6 @@
 use super::*;
 use crate::board::Board;
+use crate::problem::{Limits, Problem};
 
 // Fewest moves on small boards are checked against the brute-force oracle by the corpus
 // test (`tests/corpus.rs`), which runs both methods on every problem.
@@ -12,4 +13,106 @@ fn counts_moves_by_chains() {
     assert_eq!(move_count(&jumps), 3);
     let chain = crate::notation::parse_jumps(&board, "d2-d4 d4-f4").unwrap();
     assert_eq!(move_count(&chain), 1);
+}
+
+/// The basic game of the triangle of side `n`: every single vacancy, one peg anywhere.
+fn basic_game(n: usize) -> Problem {
+    let board = Board::builtin(&format!("triangle:{n}")).unwrap();
+    let starts: Vec<crate::Pegs> = single_vacancies(&board);
+    Problem::with_starts(board, starts, crate::Finish::AnyOne).unwrap()
+}
+
+/// Past 64 holes, a meeting in a small memory budget stops with a proven lower bound and
+/// keeps its tables within the budget (one side grows alone once the other does not fit).
+#[test]
+fn a_budget_past_64_holes_leaves_a_proven_lower_bound() {
+    let board = Board::builtin("triangle:11").unwrap();
+    let start = board.holes().without(board.hole("a1").unwrap());
+    let problem = Problem::new(&board, start, crate::Finish::AnyOne).unwrap();
+    let limits = Limits {
+        max_memory: 4 << 20,
+        ..Limits::default()
+    };
+    let r = fewest_moves_meeting(&problem, &limits).unwrap();
+    assert_eq!(r.outcome, MeetOutcome::Undecided(crate::Budget::Memory));
+    assert!(r.lower_bound >= 2, "{}", r.lower_bound);
+    assert!(r.peak_bytes <= 4 << 20, "{}", r.peak_bytes);
+}
+
+/// The meeting on two words gives the one-word figures: the 4x4 square beside a block of
+/// 60 holes too far away for any jump to reach (76 holes in all) is the 4x4 game, vacancy
+/// by vacancy and finish by finish.
+#[test]
+fn the_meeting_agrees_across_widths() {
+    let narrow = Board::builtin("rect:4x4").unwrap();
+    let rows: String = (0..6)
+        .map(|r| {
+            let near = if r < 4 { "oooo" } else { "    " };
+            format!("{near}      oooooooooo\n")
+        })
+        .collect();
+    let wide = Board::parse("far", &rows).unwrap();
+    assert_eq!((wide.hole_count(), wide.words()), (76, 2));
+    let at = |board: &Board, label: &str| board.hole(label).unwrap();
+    for e in narrow.each_hole() {
+        let label = narrow.label(e);
+        for f in narrow.each_hole() {
+            let finish_label = narrow.label(f);
+            let moves = |board: &Board| {
+                let block = board
+                    .each_hole()
+                    .filter(|&h| board.coords(h).1 < 4)
+                    .fold(crate::Pegs::EMPTY, |s, h| s.with(h));
+                let start = block.without(at(board, &label));
+                let finish = crate::Finish::Holes(crate::Pegs::single(at(board, &finish_label)));
+                let problem = Problem::new(board, start, finish).unwrap();
+                match fewest_moves_meeting(&problem, &Limits::default())
+                    .unwrap()
+                    .outcome
+                {
+                    MeetOutcome::Optimal(s) => Some(s.moves),
+                    MeetOutcome::Impossible => None,
+                    MeetOutcome::Undecided(b) => panic!("{b:?}"),
+                }
+            };
+            assert_eq!(moves(&wide), moves(&narrow), "{label} to {finish_label}");
+        }
+    }
+}
+
+/// The beam's lines are lines: never fewer moves than the proven optimum, and on small
+/// triangles it finds the optimum of the basic game or one more.
+#[test]
+fn the_beam_over_moves_finds_real_lines() {
+    for (n, optimum) in [(5, 9), (6, 9), (7, 12)] {
+        let limits = Limits {
+            timeout: Some(std::time::Duration::from_secs(5)),
+            max_memory: 1 << 30,
+            ..Limits::default()
+        };
+        let problem = basic_game(n);
+        let s = few_moves(&problem, &limits).unwrap().expect("a line");
+        assert!(s.moves >= optimum, "side {n}: {} moves", s.moves);
+        assert!(s.moves <= optimum + 1, "side {n}: {} moves", s.moves);
+        let end = crate::replay(problem.board(), s.start, &s.jumps).unwrap();
+        assert_eq!((end, end.count()), (s.finish, 1));
+        assert_eq!(move_count(&s.jumps), s.moves);
+    }
+}
+
+/// Bell's published minima for the triangles of side 9 and 10 (16 and 18 moves): the beam
+/// must not beat them (a line shorter than a proven minimum would be a bug).
+#[test]
+#[ignore = "a minute a side; run with --ignored"]
+fn the_beam_does_not_beat_the_published_minima() {
+    for (n, minimum) in [(9, 16), (10, 18)] {
+        let limits = Limits {
+            timeout: Some(std::time::Duration::from_secs(60)),
+            max_memory: 4 << 30,
+            ..Limits::default()
+        };
+        let s = few_moves(&basic_game(n), &limits).unwrap().expect("a line");
+        println!("side {n}: {} moves (published minimum {minimum})", s.moves);
+        assert!(s.moves >= minimum, "side {n}: {} moves", s.moves);
+    }
 }

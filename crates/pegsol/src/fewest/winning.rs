@@ -300,7 +300,7 @@ impl<'c> Tables<'c> {
             MoveSolution {
                 jumps,
                 moves,
-                finish: end,
+                finish: end.resize(),
             },
         )
     }

@@ -19,16 +19,11 @@
 //! ```
 
 mod count;
-mod fewest;
 mod solve;
 mod spill;
 mod tables;
 
 pub use count::{count_wide, WideCount};
-pub use fewest::{
-    few_moves_wide, fewest_moves_wide, wide_move_count, WideMoves, WideMovesOutcome,
-    WideMovesProgress, WideMovesReport,
-};
 pub use solve::{solve_wide, solve_wide_with, WideFinish, WideLimits, WideOutcome, WideReport};
 
 /// A position of `W` words, in the wide engines' generic code.
