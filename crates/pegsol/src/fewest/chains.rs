@@ -160,8 +160,9 @@ impl<W: Word> Chains<W> {
     /// Calls `f` with every position one move from `p` on `way`; stops when `f` returns true.
     /// Chains that reach the same position with the peg on the same hole go on alike, so each
     /// such state is followed once: undoing chains on a sparse board branches too much to
-    /// follow every order of the same jumps. (The states one jump from `p` are all distinct,
-    /// so only longer chains are looked up.)
+    /// follow every order of the same jumps. (The states one or two jumps from `p` are all
+    /// distinct, as two jumps of one peg cannot remove the same two pegs in the other order,
+    /// so only longer chains are looked up; a repeat would only cost time, never an answer.)
     #[inline]
     pub(super) fn moves(
         &self,
@@ -170,32 +171,42 @@ impl<W: Word> Chains<W> {
         scratch: &mut Scratch<W>,
         mut f: impl FnMut(Bits<W>) -> bool,
     ) -> bool {
-        if !self.may_step(way, p.count()) {
+        let pegs = p.count();
+        // Chains longer than this would leave the peg range.
+        let longest = match way {
+            Way::Forward => pegs.saturating_sub(self.lo),
+            Way::Backward => self.hi.saturating_sub(pegs),
+        };
+        if longest == 0 {
             return false;
         }
+        let table = match way {
+            Way::Forward => &self.forward,
+            Way::Backward => &self.backward,
+        };
         let Scratch { stack, seen } = scratch;
-        let pegs = p.count();
         for h in p.iter() {
+            // A move cut short by `f` leaves states behind.
             stack.clear();
-            seen.clear();
+            // Clearing a hash set writes all its control bytes: skipped when nothing is there.
+            if !seen.is_empty() {
+                seen.clear();
+            }
             stack.push((p, h.index() as u16, 0));
             while let Some((q, at, length)) = stack.pop() {
-                let after = match way {
-                    Way::Forward => pegs - u32::from(length) - 1,
-                    Way::Backward => pegs + u32::from(length) + 1,
-                };
-                for s in self.steps(way, at) {
+                let goes_on = u32::from(length) + 1 < longest;
+                for s in &table[usize::from(at)] {
                     if q.0.and(s.flips.0) != s.want.0 {
                         continue;
                     }
                     let r = q.xor(s.flips);
-                    if length >= 1 && !seen.insert((r, s.next)) {
+                    if length >= 2 && !seen.insert((r, s.next)) {
                         continue;
                     }
                     if f(r) {
                         return true;
                     }
-                    if self.may_step(way, after) {
+                    if goes_on {
                         stack.push((r, s.next, length + 1));
                     }
                 }
