@@ -26,7 +26,7 @@
 //! The solution is rebuilt from the level tables (walking back to a start through `F`, forward
 //! to a finish through `B`), replayed by the independent checker and its moves recounted.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -179,6 +179,20 @@ pub fn fewest_moves_meeting_with(
     limits: &Limits,
     progress: &(dyn Fn(&MeetProgress) + Sync),
 ) -> Result<MeetReport> {
+    meeting(problem, limits, progress, LEAST_ALLOWANCE)
+}
+
+/// The least time a level is allowed while both sides may grow, in nanoseconds.
+const LEAST_ALLOWANCE: f64 = 250e6;
+
+/// [`fewest_moves_meeting_with`] with the least allowance of a level given (the tests make
+/// it zero, so that levels are withdrawn and regrown often).
+fn meeting(
+    problem: &Problem,
+    limits: &Limits,
+    progress: &(dyn Fn(&MeetProgress) + Sync),
+    least_allowance: f64,
+) -> Result<MeetReport> {
     let began = Instant::now();
     let board = problem.board();
     let (starts, targets) = ends_of(problem);
@@ -193,7 +207,8 @@ pub fn fewest_moves_meeting_with(
             if most { counts.max() } else { counts.min() }.unwrap_or(0)
         };
         let chains = Chains::new(board, pegs(&targets, false), pegs(&starts, true));
-        let meet = Meet::new(chains, sym.canonicalizer(&group), limits, began, progress);
+        let mut meet = Meet::new(chains, sym.canonicalizer(&group), limits, began, progress);
+        meet.least_allowance = least_allowance;
         meet.run(&starts, &targets)?
     });
     report.symmetries = group.len();
@@ -310,6 +325,9 @@ struct Contact<W: Word> {
 /// Why a search stopped without an answer.
 enum Stop<W: Word> {
     Budget(Budget),
+    /// The level ran past its allowance and was withdrawn: nanoseconds a parent took, at
+    /// least.
+    Slow(f64),
     Met(Contact<W>),
 }
 
@@ -320,6 +338,8 @@ struct Meet<'p, W: Word> {
     max_memory: usize,
     deadline: Option<Instant>,
     peak: usize,
+    /// Nanoseconds a level is allowed at least while both sides may grow.
+    least_allowance: f64,
 }
 
 impl<'p, W: Word> Meet<'p, W> {
@@ -337,6 +357,7 @@ impl<'p, W: Word> Meet<'p, W> {
             max_memory: limits.max_memory,
             deadline: limits.timeout.map(|t| began + t),
             peak: 0,
+            least_allowance: LEAST_ALLOWANCE,
         }
     }
 
@@ -396,13 +417,24 @@ impl<'p, W: Word> Meet<'p, W> {
                     fwd.cost() <= back.cost()
                 }
             };
+            // While both sides may grow, a level is given four times what the other side's
+            // next level is expected to take (a quarter of a second at least): one that runs
+            // past it is withdrawn and its side priced at what it was seen to cost, so a side
+            // whose parents each have millions of children does not take the whole budget
+            // while the other could still raise the bound.
+            let allowance = (blocked == (false, false)).then(|| {
+                let other = if forward_first { &back } else { &fwd };
+                let nanos = (4.0 * other.cost()).max(self.least_allowance).min(1e13);
+                Instant::now() + std::time::Duration::from_nanos(nanos as u64)
+            });
             let (grow, other) = if forward_first {
                 (&mut fwd, &back)
             } else {
                 (&mut back, &fwd)
             };
-            match self.expand(grow, other) {
+            match self.expand(grow, other, allowance) {
                 Ok(()) => {}
+                Err(Stop::Slow(rate)) => grow.rate = Some(rate),
                 Err(Stop::Budget(Budget::Memory)) if forward_first => blocked.0 = true,
                 Err(Stop::Budget(Budget::Memory)) => blocked.1 = true,
                 Err(Stop::Budget(b)) => {
@@ -464,17 +496,27 @@ impl<'p, W: Word> Meet<'p, W> {
 
     /// Grows `side` by one level, checking every new position against `other`. A level that
     /// does not fit the memory budget is withdrawn whole (the side is as before it).
-    fn expand(&mut self, side: &mut Side<W>, other: &Side<W>) -> std::result::Result<(), Stop<W>> {
+    fn expand(
+        &mut self,
+        side: &mut Side<W>,
+        other: &Side<W>,
+        allowance: Option<Instant>,
+    ) -> std::result::Result<(), Stop<W>> {
         let began = Instant::now();
+        // The first instant past which this level stops: the deadline or the allowance.
+        let stop_at = match (self.deadline, allowance) {
+            (Some(d), Some(a)) => Some(d.min(a)),
+            (d, a) => d.or(a),
+        };
+        let mut finished = 0usize;
         let depth = side.depth + 1;
         let frontier = std::mem::take(&mut side.frontier);
         let key = std::mem::size_of::<Bits<W>>();
         let mut next = Vec::new();
         side.sizes.push(0);
         for (i, chunk) in frontier.chunks(CHUNK).enumerate() {
-            if self.deadline.is_some_and(|d| Instant::now() > d) {
-                side.abandon(frontier);
-                return Err(Stop::Budget(Budget::Time));
+            if stop_at.is_some_and(|d| Instant::now() > d) {
+                return Err(self.stop_late(side, frontier, &next, began, finished));
             }
             let this = &*self;
             let own = &side.table;
@@ -488,7 +530,7 @@ impl<'p, W: Word> Meet<'p, W> {
                 / (2 * rayon::current_num_threads());
             let over = AtomicBool::new(false);
             let late = AtomicBool::new(false);
-            let deadline = self.deadline;
+            let done = AtomicUsize::new(0);
             type Part<W> = (Vec<Bits<W>>, Option<Contact<W>>, Scratch<W>, u32);
             // Per thread: its new children, a contact if one was met, the bytes of its buffers.
             type Done<W> = (Vec<Bits<W>>, Option<Contact<W>>, usize);
@@ -505,7 +547,7 @@ impl<'p, W: Word> Meet<'p, W> {
                                 // read every so many of them, not only between chunks.
                                 seen = seen.wrapping_add(1);
                                 if seen.is_multiple_of(1 << 14)
-                                    && deadline.is_some_and(|d| Instant::now() > d)
+                                    && stop_at.is_some_and(|d| Instant::now() > d)
                                 {
                                     late.store(true, Ordering::Relaxed);
                                     return true;
@@ -529,6 +571,9 @@ impl<'p, W: Word> Meet<'p, W> {
                                 }
                                 false
                             });
+                            if !stopped() {
+                                done.fetch_add(1, Ordering::Relaxed);
+                            }
                             if scratch.bytes() > share {
                                 over.store(true, Ordering::Relaxed);
                             }
@@ -538,9 +583,9 @@ impl<'p, W: Word> Meet<'p, W> {
                 )
                 .map(|(out, hit, scratch, _)| (out, hit, scratch.bytes()))
                 .collect();
+            finished += done.load(Ordering::Relaxed);
             if late.load(Ordering::Relaxed) {
-                side.abandon(frontier);
-                return Err(Stop::Budget(Budget::Time));
+                return Err(self.stop_late(side, frontier, &next, began, finished));
             }
             if over.load(Ordering::Relaxed) {
                 side.rollback(frontier, &next);
@@ -562,9 +607,8 @@ impl<'p, W: Word> Meet<'p, W> {
                 for (k, c) in out.into_iter().enumerate() {
                     // Tens of millions of children may come from one chunk, and the table
                     // grows while they go in: the clock is read here too.
-                    if k % (1 << 16) == 0 && self.deadline.is_some_and(|d| Instant::now() > d) {
-                        side.abandon(frontier);
-                        return Err(Stop::Budget(Budget::Time));
+                    if k % (1 << 16) == 0 && stop_at.is_some_and(|d| Instant::now() > d) {
+                        return Err(self.stop_late(side, frontier, &next, began, finished));
                     }
                     match side.table.insert(c, depth) {
                         Ok(true) => next.push(c),
@@ -604,6 +648,25 @@ impl<'p, W: Word> Meet<'p, W> {
         side.frontier = next;
         side.depth = depth;
         Ok(())
+    }
+
+    /// Why a level stopped once its clock ran out: the deadline (the search ends; the level
+    /// is only dropped from the sizes), or its allowance (the level is withdrawn from the
+    /// table, and the time per parent seen so far returned).
+    fn stop_late(
+        &self,
+        side: &mut Side<W>,
+        frontier: Vec<Bits<W>>,
+        added: &[Bits<W>],
+        began: Instant,
+        finished: usize,
+    ) -> Stop<W> {
+        if self.deadline.is_some_and(|d| Instant::now() > d) {
+            side.abandon(frontier);
+            return Stop::Budget(Budget::Time);
+        }
+        side.rollback(frontier, added);
+        Stop::Slow(began.elapsed().as_nanos() as f64 / finished.max(1) as f64)
     }
 
     /// The actual position `from` steps to next on `way`, with the move's jumps in playing
@@ -702,6 +765,23 @@ mod tests {
                         other => panic!("{other:?}"),
                     };
                     let r = fewest_moves_meeting(&problem, &Limits::default()).unwrap();
+                    // With no least allowance, a level that takes four times the other
+                    // side's expected cost is withdrawn and grown again later: the same
+                    // answer.
+                    let hurried =
+                        super::meeting(&problem, &Limits::default(), &|_| {}, 0.0).unwrap();
+                    let moves = |o: &MeetOutcome| match o {
+                        MeetOutcome::Optimal(s) => Some(s.moves),
+                        _ => None,
+                    };
+                    assert_eq!(
+                        (
+                            moves(&hurried.outcome),
+                            hurried.outcome == MeetOutcome::Impossible
+                        ),
+                        (moves(&r.outcome), r.outcome == MeetOutcome::Impossible),
+                        "{name} {e:?} {finish:?}"
+                    );
                     let got = match r.outcome {
                         MeetOutcome::Optimal(s) => {
                             assert_eq!(s.start, start.resize());
