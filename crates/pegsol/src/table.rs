@@ -26,6 +26,34 @@ pub(crate) const UNSPREAD: u64 = {
     inv
 };
 
+/// A fast hasher for positions (and small tuples of them) in std's hash sets, whose bits are
+/// already well spread by play: one multiply and rotate a word.
+#[derive(Default)]
+pub(crate) struct SetHasher(u64);
+
+impl std::hash::Hasher for SetHasher {
+    fn finish(&self) -> u64 {
+        self.0 ^ self.0 >> 31
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+    fn write_u64(&mut self, w: u64) {
+        self.0 = (self.0 ^ w).wrapping_mul(SPREAD).rotate_left(29);
+    }
+    fn write_u16(&mut self, w: u16) {
+        self.write_u64(u64::from(w));
+    }
+    fn write_usize(&mut self, _: usize) {
+        // An array's length prefix: the same for every key of a table.
+    }
+}
+
+/// The builder of [`SetHasher`]s for std's hash maps and sets.
+pub(crate) type SetBuild = std::hash::BuildHasherDefault<SetHasher>;
+
 /// The table's limit was reached: the key was not added.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Full;

@@ -56,7 +56,8 @@ pub fn few_moves(problem: &Problem, limits: &Limits) -> Result<Option<MeetSoluti
             legal: JumpTable::new(board.jumps()),
             hard: hard_holes(board),
             canon: sym.canonicalizer(&group),
-            max_memory: limits.max_memory,
+            // Half, as for the meeting: the process holds more than the beam counts.
+            max_memory: limits.max_memory / 2,
             deadline: limits.timeout.map(|t| began + t),
         };
         beam.run(&starts, &targets.into_iter().collect())

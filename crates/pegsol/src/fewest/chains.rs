@@ -14,7 +14,6 @@
 //! and undone chains on a sparse board would otherwise add pegs without end.
 
 use std::collections::HashSet;
-use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::bitset::{Bits, Word};
 use crate::board::Board;
@@ -40,40 +39,18 @@ struct Step<W: Word> {
     jump: u32,
 }
 
-/// A fast hasher for chain states, whose bits are already well spread by play.
-#[derive(Default)]
-pub(super) struct StateHasher(u64);
-
-impl Hasher for StateHasher {
-    fn finish(&self) -> u64 {
-        self.0 ^ self.0 >> 31
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(u64::from(b));
-        }
-    }
-    fn write_u64(&mut self, w: u64) {
-        self.0 = (self.0 ^ w)
-            .wrapping_mul(crate::table::SPREAD)
-            .rotate_left(29);
-    }
-    fn write_u16(&mut self, w: u16) {
-        self.write_u64(u64::from(w));
-    }
-    fn write_usize(&mut self, _: usize) {
-        // An array's length prefix: the same for every key of a table.
-    }
-}
-
 /// The hasher of the chain-state sets.
-pub(super) type Build = BuildHasherDefault<StateHasher>;
+pub(super) use crate::table::SetBuild as Build;
 
 /// A thread's buffers for following chains: the stack, and the chain states (position, hole
 /// of the moving peg) already followed from the current peg.
 pub(super) struct Scratch<W: Word> {
     stack: Vec<(Bits<W>, u16, u8)>,
     seen: HashSet<(Bits<W>, u16), Build>,
+    /// The most bytes the buffers may take (no limit by default).
+    pub(super) limit: usize,
+    /// Whether a move was cut short because the buffers reached `limit`.
+    pub(super) over: bool,
 }
 
 impl<W: Word> Default for Scratch<W> {
@@ -81,6 +58,8 @@ impl<W: Word> Default for Scratch<W> {
         Scratch {
             stack: Vec::new(),
             seen: HashSet::default(),
+            limit: usize::MAX,
+            over: false,
         }
     }
 }
@@ -184,7 +163,13 @@ impl<W: Word> Chains<W> {
             Way::Forward => &self.forward,
             Way::Backward => &self.backward,
         };
-        let Scratch { stack, seen } = scratch;
+        let Scratch {
+            stack,
+            seen,
+            limit,
+            over,
+        } = scratch;
+        let state = std::mem::size_of::<(Bits<W>, u16)>();
         for h in p.iter() {
             // A move cut short by `f` leaves states behind.
             stack.clear();
@@ -200,8 +185,19 @@ impl<W: Word> Chains<W> {
                         continue;
                     }
                     let r = q.xor(s.flips);
-                    if length >= 2 && !seen.insert((r, s.next)) {
-                        continue;
+                    if length >= 2 {
+                        if !seen.insert((r, s.next)) {
+                            continue;
+                        }
+                        // One parent's chains may pass through millions of states: the
+                        // buffers keep to their limit while they grow, not only after.
+                        if seen.len().is_multiple_of(4096)
+                            && stack.capacity() * (state + 8) + seen.capacity() * (state + 1)
+                                > *limit
+                        {
+                            *over = true;
+                            return true;
+                        }
                     }
                     if f(r) {
                         return true;

@@ -354,7 +354,11 @@ impl<'p, W: Word> Meet<'p, W> {
             progress,
             chains,
             canon,
-            max_memory: limits.max_memory,
+            // What the tables and buffers are counted to take: the process was measured to hold
+            // up to 1.4 times that (the threads' allocator arenas, vectors of children being
+            // gathered), and the beam after it up to 1.9 times, so half the budget keeps the
+            // command's peak within it.
+            max_memory: limits.max_memory / 2,
             deadline: limits.timeout.map(|t| began + t),
             peak: 0,
             least_allowance: LEAST_ALLOWANCE,
@@ -542,6 +546,7 @@ impl<'p, W: Word> Meet<'p, W> {
                         let stopped =
                             || over.load(Ordering::Relaxed) || late.load(Ordering::Relaxed);
                         if hit.is_none() && !stopped() {
+                            scratch.limit = share;
                             this.chains.moves(side.way, p, &mut scratch, |r| {
                                 // One parent may have millions of children: the clock is
                                 // read every so many of them, not only between chunks.
@@ -574,7 +579,7 @@ impl<'p, W: Word> Meet<'p, W> {
                             if !stopped() {
                                 done.fetch_add(1, Ordering::Relaxed);
                             }
-                            if scratch.bytes() > share {
+                            if scratch.over || scratch.bytes() > share {
                                 over.store(true, Ordering::Relaxed);
                             }
                         }

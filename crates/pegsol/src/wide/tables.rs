@@ -1,37 +1,12 @@
 //! What the wide engines share: a hasher for sets, the jump tables in `W` words, and the
 //! canonical form of a position under a group of the board's symmetries.
 
-use std::hash::{BuildHasherDefault, Hasher};
-
 use crate::bitset::Pegs;
 use crate::bitset::{Bits, Hole};
 use crate::board::Board;
 use crate::jumps::Jump;
 
-/// A fast hasher for sets, whose bits are already well spread by play.
-#[derive(Default)]
-pub(super) struct SetHasher(u64);
-
-impl Hasher for SetHasher {
-    fn finish(&self) -> u64 {
-        self.0 ^ self.0 >> 31
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(u64::from(b));
-        }
-    }
-    fn write_u64(&mut self, w: u64) {
-        self.0 = (self.0 ^ w)
-            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
-            .rotate_left(29);
-    }
-    fn write_usize(&mut self, _: usize) {
-        // The array's length prefix: the same for every key of a table.
-    }
-}
-
-pub(super) type Build = BuildHasherDefault<SetHasher>;
+pub(super) use crate::table::SetBuild as Build;
 
 /// The board's jumps in `W` words, indexed by landing hole and by starting hole.
 pub(super) struct Tables<const W: usize> {
