@@ -5,7 +5,7 @@ use std::collections::{HashMap, HashSet};
 use std::time::Instant;
 
 use super::chains::{Build, Chains};
-use super::meet::{ends_of, MeetSolution};
+use super::meet::{ends_of, group_of_ends, MeetSolution};
 use super::moves::move_count;
 use crate::bitset::{Bits, Hole, Word};
 use crate::board::Board;
@@ -43,16 +43,13 @@ pub fn few_moves(problem: &Problem, limits: &Limits) -> Result<Option<MeetSoluti
     if starts.is_empty() {
         return Ok(None);
     }
+    let group = group_of_ends(board, &starts, &targets);
     let sym = board.symmetries();
-    let mut group = sym.stabilizer(&starts);
-    group.retain(|g| sym.stabilizer(&targets).contains(g));
     let found = with_width!(board, W => {
         let narrow = |list: &[crate::Pegs]| list.iter().map(|s| s.resize()).collect::<Vec<Bits<W>>>();
         let (starts, targets) = (narrow(&starts), narrow(&targets));
-        let lo = targets.iter().map(|s| s.count()).min().unwrap_or(0);
-        let hi = starts.iter().map(|s| s.count()).max().unwrap_or(0);
         let beam = Beam {
-            chains: Chains::new(board, lo, hi),
+            chains: Chains::new(board, &starts, &targets),
             legal: JumpTable::new(board.jumps()),
             hard: hard_holes(board),
             canon: sym.canonicalizer(&group),

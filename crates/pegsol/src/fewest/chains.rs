@@ -67,8 +67,13 @@ impl<W: Word> Default for Scratch<W> {
 impl<W: Word> Scratch<W> {
     /// Bytes the buffers hold.
     pub(super) fn bytes(&self) -> usize {
+        Self::held(&self.stack, &self.seen)
+    }
+
+    /// Bytes a stack and a set of chain states hold.
+    fn held(stack: &Vec<(Bits<W>, u16, u8)>, seen: &HashSet<(Bits<W>, u16), Build>) -> usize {
         let state = std::mem::size_of::<(Bits<W>, u16)>();
-        self.stack.capacity() * (state + 8) + self.seen.capacity() * (state + 1)
+        stack.capacity() * (state + 8) + seen.capacity() * (state + 1)
     }
 }
 
@@ -84,9 +89,10 @@ pub(super) struct Chains<W: Word> {
 }
 
 impl<W: Word> Chains<W> {
-    /// The chains of `board` between `lo` and `hi` pegs (the fewest of a finish and the most
-    /// of a start).
-    pub(super) fn new(board: &Board, lo: u32, hi: u32) -> Chains<W> {
+    /// The chains of `board` between the fewest pegs of `targets` and the most of `starts`.
+    pub(super) fn new(board: &Board, starts: &[Bits<W>], targets: &[Bits<W>]) -> Chains<W> {
+        let lo = targets.iter().map(|s| s.count()).min().unwrap_or(0);
+        let hi = starts.iter().map(|s| s.count()).max().unwrap_or(0);
         let n = board.hole_count();
         let mut forward = vec![Vec::new(); n];
         let mut backward = vec![Vec::new(); n];
@@ -169,7 +175,6 @@ impl<W: Word> Chains<W> {
             limit,
             over,
         } = scratch;
-        let state = std::mem::size_of::<(Bits<W>, u16)>();
         for h in p.iter() {
             // A move cut short by `f` leaves states behind.
             stack.clear();
@@ -191,10 +196,7 @@ impl<W: Word> Chains<W> {
                         }
                         // One parent's chains may pass through millions of states: the
                         // buffers keep to their limit while they grow, not only after.
-                        if seen.len().is_multiple_of(4096)
-                            && stack.capacity() * (state + 8) + seen.capacity() * (state + 1)
-                                > *limit
-                        {
+                        if seen.len().is_multiple_of(4096) && Scratch::held(stack, seen) > *limit {
                             *over = true;
                             return true;
                         }
@@ -302,7 +304,8 @@ mod tests {
     #[test]
     fn chains_give_exactly_the_moves_of_brute_force() {
         let board = Board::builtin("triangle5").unwrap();
-        let chains: Chains<u64> = Chains::new(&board, 0, 64);
+        // Every peg count from none to a full board is in range.
+        let chains: Chains<u64> = Chains::new(&board, &[board.holes()], &[Bits::EMPTY]);
         let mut scratch = Scratch::default();
         fn all(board: &Board, p: Bits, at: crate::Hole, out: &mut Vec<Bits>, back: bool) {
             for &j in board.jumps() {

@@ -135,6 +135,16 @@ pub(super) fn ends_of(problem: &Problem) -> (Vec<Pegs>, Vec<Pegs>) {
     (starts, targets)
 }
 
+/// The symmetries of `board` that map the starts onto themselves and the finishes onto
+/// themselves: the group both ends of a search by moves are kept up to.
+pub(super) fn group_of_ends(board: &Board, starts: &[Pegs], targets: &[Pegs]) -> Vec<usize> {
+    let sym = board.symmetries();
+    let keeps_targets = sym.stabilizer(targets);
+    let mut group = sym.stabilizer(starts);
+    group.retain(|g| keeps_targets.contains(g));
+    group
+}
+
 /// The fewest moves from any of the problem's starts to its finish, proved by meeting in the
 /// middle, on a board of any size (positions of the fewest words that hold it).
 /// With every single vacancy as the starts and `Finish::AnyOne` this is the shortest
@@ -196,17 +206,12 @@ fn meeting(
     let began = Instant::now();
     let board = problem.board();
     let (starts, targets) = ends_of(problem);
+    let group = group_of_ends(board, &starts, &targets);
     let sym = board.symmetries();
-    let mut group = sym.stabilizer(&starts);
-    group.retain(|g| sym.stabilizer(&targets).contains(g));
     let mut report = with_width!(board, W => {
         let narrow = |list: &[Pegs]| list.iter().map(|s| s.resize()).collect::<Vec<Bits<W>>>();
         let (starts, targets) = (narrow(&starts), narrow(&targets));
-        let pegs = |list: &[Bits<W>], most: bool| {
-            let counts = list.iter().map(|s| s.count());
-            if most { counts.max() } else { counts.min() }.unwrap_or(0)
-        };
-        let chains = Chains::new(board, pegs(&targets, false), pegs(&starts, true));
+        let chains = Chains::new(board, &starts, &targets);
         let mut meet = Meet::new(chains, sym.canonicalizer(&group), limits, began, progress);
         meet.least_allowance = least_allowance;
         meet.run(&starts, &targets)?
