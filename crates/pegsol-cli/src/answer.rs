@@ -18,14 +18,6 @@ pub(crate) enum FinishView {
 }
 
 impl FinishView {
-    /// The finish in words: its labels joined by commas, or `any` / `any:N`.
-    pub(crate) fn text(&self) -> String {
-        match self {
-            FinishView::Holes(h) => h.join(","),
-            FinishView::Anywhere(a) => a.clone(),
-        }
-    }
-
     pub(crate) fn of(board: &Board, finish: Finish) -> FinishView {
         match finish {
             Finish::Holes(f) => FinishView::Holes(board.labels(f)),

@@ -12,7 +12,7 @@ use anyhow::{bail, Context, Result};
 use pegsol::count::Cluster;
 
 use crate::cli::CountArgs;
-use crate::common::{load_problem, spinner};
+use crate::common::{load_any_problem, spinner};
 
 /// Sends this process's stdout to stderr while it lives: timely prints "awaiting
 /// connections" on stdout while the processes connect, and stdout is for the answer alone.
@@ -127,7 +127,7 @@ pub(crate) fn count(a: &CountArgs) -> Result<u8> {
         cluster,
         Cluster::Threads(_) | Cluster::Processes { process: 0, .. }
     );
-    let problem = load_problem(&a.setup, a.finish.as_deref())?;
+    let problem = load_any_problem(&a.setup, a.finish.as_deref())?;
     let bar = if first {
         spinner("counting on the cluster")
     } else {

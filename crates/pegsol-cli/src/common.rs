@@ -23,35 +23,8 @@ pub(crate) const INTERNAL: u8 = 70;
 /// Reads a board by name or file path. A built-in name always means the built-in board; an
 /// argument is read as a file only when it has a path separator or a `.` in it, so a file
 /// called `english` in the working directory cannot silently replace the English board.
-/// A board of more than 64 holes is an error that names the commands that take it.
-pub(crate) fn load_board(name: &str) -> Result<Board> {
-    let board = load_any_board(name)?;
-    one_word(&board)?;
-    Ok(board)
-}
-
-/// [`load_board`] of any size (up to 256 holes).
 pub(crate) fn load_any_board(name: &str) -> Result<Board> {
     Ok(Board::from_shape(&load_shape(name)?)?)
-}
-
-/// An error naming the commands that take a board past 64 holes, for one that does not.
-fn one_word(board: &Board) -> Result<()> {
-    if !board.fits::<u64>() {
-        bail!(
-            "board {} has {} holes: every command takes boards of up to 256 holes but the count's --pagoda, --solutions and cluster options, which take up to 64",
-            board.name(),
-            board.hole_count()
-        );
-    }
-    Ok(())
-}
-
-/// The board of a name or file when it has more than 64 holes (the commands that take such
-/// boards hand them to the wide engines); `None` for a board of up to 64 holes.
-pub(crate) fn load_wide(name: &str) -> Result<Option<Board>> {
-    let board = Board::from_shape(&load_shape(name)?)?;
-    Ok((!board.fits::<u64>()).then_some(board))
 }
 
 /// A board's shape by name or file path (see [`load_board`]).
@@ -173,17 +146,7 @@ fn edit_distance(a: &str, b: &str) -> usize {
     row[b.len()]
 }
 
-/// The problem on the command line: a board, its start (after `--after`'s jumps) and a
-/// finish (by default the game's, from the start before those jumps). The board has at most
-/// 64 holes, as the commands not yet lifted past one word need.
-pub(crate) fn load_problem(setup: &Setup, finish: Option<&str>) -> Result<Problem> {
-    let problem = load_any_problem(setup, finish)?;
-    one_word(problem.board())?;
-    Ok(problem)
-}
-
-/// [`load_problem`] on a board of any size (up to 256 holes), for the commands whose engines
-/// take every board.
+/// The problem a setup and a finish describe, on a board of any size (up to 256 holes).
 pub(crate) fn load_any_problem(setup: &Setup, finish: Option<&str>) -> Result<Problem> {
     let board = load_any_board(&setup.board)?;
     let (game, start) = game_on(&board, setup)?;

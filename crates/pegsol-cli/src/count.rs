@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use crate::answer::ProblemView;
 use crate::cli::Setup;
-use crate::common::{finish_text, load_problem, print_json, spinner, UNDECIDED};
+use crate::common::{finish_text, load_any_problem, print_json, spinner, UNDECIDED};
 
 /// One level of a count: its forward figures, and (known only once every level is) how many
 /// of its positions can still finish.
@@ -96,7 +96,7 @@ pub(crate) fn run(
         }
         remove_scratch_on_signal(dir)?;
     }
-    let problem = load_problem(setup, finish)?;
+    let problem = load_any_problem(setup, finish)?;
     let threads = threads.map_or_else(rayon::current_num_threads, usize::from);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
@@ -217,7 +217,7 @@ pub(crate) fn render(
     pagoda: bool,
     json: bool,
 ) -> Result<u8> {
-    let (board, start) = (problem.board(), problem.start::<u64>());
+    let (board, start) = (problem.board(), problem.start::<[u64; 4]>());
     let header = format!(
         "board {} ({} holes), empty: {}, finish: {}, symmetry group of order {}",
         board.name(),
@@ -417,13 +417,14 @@ pub(crate) fn solutions(
     timeout: Option<std::time::Duration>,
     json: bool,
 ) -> Result<u8> {
-    let problem = load_problem(setup, finish)?;
+    let problem = load_any_problem(setup, finish)?;
     let threads = threads.map_or_else(rayon::current_num_threads, usize::from);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
         .context("cannot start the worker threads")?;
     let bar = spinner("counting solutions from both ends");
+    let began = std::time::Instant::now();
     let result = pool.install(|| pegsol::count::count_solutions(&problem, max_memory, timeout));
     if let Some(bar) = &bar {
         bar.finish_and_clear();
@@ -437,8 +438,16 @@ pub(crate) fn solutions(
         Err(
             e @ (pegsol::count::CountError::Memory { .. } | pegsol::count::CountError::Timeout),
         ) => {
-            println!("undecided within budget: {}", advice(&e));
-            return Ok(UNDECIDED);
+            // The meeting keeps no finished levels of the whole game to show.
+            return undecided(
+                &e,
+                advice(&e),
+                ProblemView::of(&problem),
+                &[],
+                began.elapsed().as_millis() as u64,
+                threads,
+                json,
+            );
         }
         Err(e) => return Err(failure(e)),
     };
@@ -584,7 +593,7 @@ pub(crate) fn every_vacancy(
     options: &pegsol::count::CountOptions,
     json: bool,
 ) -> Result<u8> {
-    let board = std::sync::Arc::new(crate::common::load_board(board)?);
+    let board = std::sync::Arc::new(crate::common::load_any_board(board)?);
     let threads = threads.map_or_else(rayon::current_num_threads, usize::from);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
@@ -597,7 +606,7 @@ pub(crate) fn every_vacancy(
     let todo: Vec<_> = vacancies
         .iter()
         .filter(|v| {
-            let start: pegsol::Bits = board.holes().without(v.hole);
+            let start: pegsol::Pegs = board.holes().without(v.hole);
             board
                 .each_hole()
                 .any(|h| classes.class_of_hole(h) == classes.class_of(start))

@@ -34,7 +34,6 @@ mod show;
 mod solve;
 mod svg;
 mod verify;
-mod wide;
 
 use cli::{Cli, Command};
 use common::{BAD_INPUT, INTERNAL};
@@ -82,10 +81,6 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> Result<u8> {
-    // Boards of 65 to 256 holes go to the wide solver; the other commands refuse them.
-    if let Some(code) = wide::dispatch(&cli.command)? {
-        return Ok(code);
-    }
     match cli.command {
         Command::Boards { json } => boards::run(json),
         Command::Solve {

@@ -76,10 +76,10 @@ pub enum Error {
         /// Columns in the picture.
         cols: usize,
     },
-    /// A board of more than 64 holes given to an engine not yet lifted past one word (the
-    /// count, the fewest moves, `ends`, the catalog and the proofs); [`crate::solve`] and the
-    /// `*_wide` engines take it.
-    #[error("board {board} has {holes} holes; this engine takes boards of up to 64, the wide engines up to 256")]
+    /// A board of more than 64 holes given to one of the two engines not yet lifted past one
+    /// word: the count on several processes and the winning set (hints, fewest moves by
+    /// winning set).
+    #[error("board {board} has {holes} holes; the cluster count and the winning set take boards of up to 64 so far (every other engine takes up to 256)")]
     PastOneWord {
         /// The board's name.
         board: String,

@@ -1,14 +1,17 @@
-//! Where a board's holes sit in a 64-bit word for whole-game work.
+//! Where a board's holes sit in a count's keys (one 64-bit word, or two or four past 64
+//! holes) for whole-game work.
 //!
 //! A board numbers its holes densely (the English board's 33 holes are bits 0 to 32), which
 //! keeps positions small but gives every jump its own shape. Placing hole `(r, c)` at bit
 //! `r * cols + c` instead, when the board's rectangle fits 64 bits, turns every jump direction
 //! into one constant shift: the jumps of a position in one direction are then found for all
 //! holes at once with a few shifts and ands (see [`Layout::for_each_jump`]), with no branch
-//! per candidate jump. Boards too large for that keep the dense numbering and go jump by jump.
+//! per candidate jump. Boards too large for that (every board past one word among them)
+//! keep the dense numbering and go jump by jump.
 
 use crate::bitset::Bits;
 use crate::board::Board;
+use crate::key::Key;
 
 /// One jump direction of a grid layout: `from`, `from + shift`, `from + 2 * shift`.
 #[derive(Clone, Copy, Debug)]
@@ -25,17 +28,17 @@ struct Direction {
 /// The most directions a lattice has (the diagonal one: 8).
 const MAX_DIRECTIONS: usize = 8;
 
-/// A placement of a board's holes in a 64-bit word, and the board's jumps in it.
+/// A placement of a board's holes in a key, and the board's jumps in it.
 #[derive(Clone, Debug)]
-pub(crate) struct Layout {
+pub(crate) struct Layout<K> {
     /// Bit of each hole.
     place: Vec<u32>,
     /// The bits that hold holes.
-    holes: u64,
-    /// Non-empty when every jump direction is one shift (the grid layout).
+    holes: K,
+    /// Non-empty when every jump direction is one shift (the grid layout, one word only).
     directions: Vec<Direction>,
     /// Every jump as (the bits that must hold pegs, the landing bit), for the dense layout.
-    jumps: Vec<(u64, u64)>,
+    jumps: Vec<(K, K)>,
     /// Indices into `jumps` grouped by landing bit and by starting bit (`by_to[to_start[b]..
     /// to_start[b + 1]]`), so that a dense position's jumps are found from whichever is
     /// fewer, its empty holes or its pegs, instead of testing every jump.
@@ -45,22 +48,22 @@ pub(crate) struct Layout {
     by_from: Vec<usize>,
 }
 
-impl Layout {
-    /// The grid layout when the board's rectangle fits 64 bits and each jump direction is a
-    /// constant shift in it; the board's own numbering otherwise.
-    pub(crate) fn of(board: &Board) -> Layout {
+impl<K: Key> Layout<K> {
+    /// The grid layout when the keys are one word, the board's rectangle fits 64 bits and
+    /// each jump direction is a constant shift in it; the board's own numbering otherwise.
+    pub(crate) fn of(board: &Board) -> Layout<K> {
         Layout::grid(board).unwrap_or_else(|| Layout::dense(board))
     }
 
     /// The board's own numbering, jump by jump.
-    pub(crate) fn dense(board: &Board) -> Layout {
+    pub(crate) fn dense(board: &Board) -> Layout<K> {
         let n = board.hole_count() as u32;
         Layout::with(board, (0..n).collect(), Vec::new())
     }
 
-    fn grid(board: &Board) -> Option<Layout> {
+    fn grid(board: &Board) -> Option<Layout<K>> {
         let (rows, cols) = board.dimensions();
-        if rows * cols > 64 {
+        if K::WORDS > 1 || rows * cols > 64 {
             return None;
         }
         let place: Vec<u32> = (0..board.hole_count())
@@ -103,18 +106,27 @@ impl Layout {
         Some(Layout::with(board, place, directions))
     }
 
-    fn with(board: &Board, place: Vec<u32>, directions: Vec<Direction>) -> Layout {
-        let holes = place.iter().fold(0u64, |m, &b| m | 1 << b);
-        let bit = |h: crate::bitset::Hole| 1u64 << place[h.index()];
+    fn with(board: &Board, place: Vec<u32>, directions: Vec<Direction>) -> Layout<K> {
+        let bit = |h: crate::bitset::Hole| {
+            Bits::<K>::single(crate::bitset::Hole::at(place[h.index()] as usize)).0
+        };
+        let holes = board
+            .holes::<[u64; 4]>()
+            .iter()
+            .fold(K::ZERO, |m, h| m.or(bit(h)));
         let jumps = board
             .jumps()
             .iter()
-            .map(|j| (bit(j.from()) | bit(j.over()), bit(j.to())))
+            .map(|j| (bit(j.from()).or(bit(j.over())), bit(j.to())))
             .collect();
         let (mut to_start, mut by_to, mut from_start, mut by_from) =
             (vec![0], Vec::new(), vec![0], Vec::new());
         // Only the dense layout goes by these lists.
-        let lists = if directions.is_empty() { 0..64 } else { 0..0 };
+        let lists = if directions.is_empty() {
+            0..64 * K::WORDS as u32
+        } else {
+            0..0
+        };
         for b in lists {
             for (i, j) in board.jumps().iter().enumerate() {
                 if place[j.to().index()] == b {
@@ -145,7 +157,7 @@ impl Layout {
     }
 
     /// The bits that hold holes.
-    pub(crate) const fn holes(&self) -> u64 {
+    pub(crate) const fn holes(&self) -> K {
         self.holes
     }
 
@@ -155,17 +167,39 @@ impl Layout {
     }
 
     /// A position in this layout.
-    pub(crate) fn key(&self, set: Bits) -> u64 {
-        set.iter().fold(0, |m, h| m | 1 << self.place[h.index()])
+    pub(crate) fn key(&self, set: Bits<K>) -> K {
+        if K::WORDS == 1 {
+            // By shifts: the winners of a whole game go through here.
+            let set = set.0.word(0);
+            let mut out = 0u64;
+            for (h, &b) in self.place.iter().enumerate() {
+                out |= (set >> h & 1) << b;
+            }
+            return K::from_low(out);
+        }
+        set.iter().fold(K::ZERO, |m, h| {
+            m.or(Bits::<K>::single(crate::bitset::Hole::at(self.place[h.index()] as usize)).0)
+        })
     }
 
     /// A position of this layout as the board's holes.
-    pub(crate) fn bits(&self, key: u64) -> Bits {
-        let mut out = 0u64;
-        for (h, &b) in self.place.iter().enumerate() {
-            out |= (key >> b & 1) << h;
+    pub(crate) fn bits(&self, key: K) -> Bits<K> {
+        if K::WORDS == 1 {
+            let key = key.word(0);
+            let mut out = 0u64;
+            for (h, &b) in self.place.iter().enumerate() {
+                out |= (key >> b & 1) << h;
+            }
+            return Bits(K::from_low(out));
         }
-        Bits(out)
+        let key = Bits(key);
+        let mut out = Bits::EMPTY;
+        for (h, &b) in self.place.iter().enumerate() {
+            if key.contains(crate::bitset::Hole::at(b as usize)) {
+                out = out.with(crate::bitset::Hole::at(h));
+            }
+        }
+        out
     }
 
     /// Number of jump slots: [`Layout::for_each_jump`] passes indices below this.
@@ -178,17 +212,17 @@ impl Layout {
     }
 
     /// The holes (all three) of jump slot `i`.
-    pub(crate) fn slot_holes(&self, i: usize) -> u64 {
+    pub(crate) fn slot_holes(&self, i: usize) -> K {
         if self.is_grid() {
             let d = self.directions[i / 64];
             let f = (i % 64) as i32;
             if d.from >> f & 1 == 0 {
-                return 0;
+                return K::ZERO;
             }
-            (1u64 << f) | 1 << (f + d.shift) | 1 << (f + 2 * d.shift)
+            K::from_low((1u64 << f) | 1 << (f + d.shift) | 1 << (f + 2 * d.shift))
         } else {
             let (needs, to) = self.jumps[i];
-            needs | to
+            needs.or(to)
         }
     }
 
@@ -199,9 +233,11 @@ impl Layout {
     /// and an empty hole `2s` further: `from & pegs & pegs >> s & empty >> 2s` (as
     /// rotations, which serve negative `s` too), one word operation for all holes at once.
     #[inline]
-    pub(crate) fn for_each_jump(&self, pegs: u64, mut f: impl FnMut(u64, usize)) {
-        let empty = self.holes & !pegs;
+    pub(crate) fn for_each_jump(&self, pegs: K, mut f: impl FnMut(K, usize)) {
+        let empty = self.holes.and_not(pegs);
         if self.is_grid() {
+            // Only one-word keys are laid out on a grid.
+            let (pegs, empty) = (pegs.word(0), empty.word(0));
             // Every direction's starts first, then one loop over all of them: the loop ends
             // once per position, not once per direction, and its body has no branch that
             // depends on the position. Rotations serve both signs of a shift: the bits that
@@ -223,7 +259,7 @@ impl Layout {
                 live &= !(u32::from(starts[d] == 0) << d);
                 let dir = &self.directions[d];
                 f(
-                    dir.line.rotate_left(at.wrapping_add(dir.turn) & 63),
+                    K::from_low(dir.line.rotate_left(at.wrapping_add(dir.turn) & 63)),
                     d * 64 + at as usize,
                 );
             }
@@ -235,13 +271,11 @@ impl Layout {
             } else {
                 (pegs, &self.from_start, &self.by_from)
             };
-            while set != 0 {
-                let b = set.trailing_zeros() as usize;
-                set &= set - 1;
+            while let Some(b) = set.pop_lowest() {
                 for &i in &list[start[b]..start[b + 1]] {
                     let (needs, to) = self.jumps[i];
-                    if pegs & needs == needs && empty & to != 0 {
-                        f(needs | to, i);
+                    if pegs.and(needs) == needs && !empty.and(to).is_zero() {
+                        f(needs.or(to), i);
                     }
                 }
             }
@@ -251,9 +285,9 @@ impl Layout {
     /// Calls `f(holes, slot)` for every jump that can be undone in `pegs`: its landing hole
     /// holds a peg and the other two are empty, so `pegs ^ holes` is a parent of `pegs`.
     #[inline]
-    pub(crate) fn for_each_undo(&self, pegs: u64, f: impl FnMut(u64, usize)) {
+    pub(crate) fn for_each_undo(&self, pegs: K, f: impl FnMut(K, usize)) {
         // Undoing a jump is a jump on the complement.
-        self.for_each_jump(self.holes & !pegs, f);
+        self.for_each_jump(self.holes.and_not(pegs), f);
     }
 }
 
@@ -272,9 +306,9 @@ mod tests {
             "diamond",
         ] {
             let b = Board::builtin(name).unwrap();
-            let layout = Layout::of(&b);
+            let layout = Layout::<u64>::of(&b);
             assert_eq!(layout.is_grid(), name != "diamond", "{name}");
-            let dense = Layout::dense(&b);
+            let dense = Layout::<u64>::dense(&b);
             let mut next = crate::testing::xorshift();
             for _ in 0..300 {
                 let pegs = Bits(next() & b.holes().raw());

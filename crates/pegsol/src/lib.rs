@@ -4,8 +4,9 @@
 //! boards and positions, position classes, symmetry, pagoda functions, and a fast memoized
 //! solver whose every answer is replayed by an independent checker. One [`Board`] serves
 //! every size; a position is a [`Bits`] of one, two or four words, the fewest that hold the
-//! board ([`Board::words`]). The engines behind a [`Problem`] still take boards of up to 64
-//! holes, the `*_wide` engines any board (the two are being made one).
+//! board ([`Board::words`]). The engines behind a [`Problem`] take every board, picking the
+//! width in one place; two still take boards of up to 64 holes ([`Error::PastOneWord`]):
+//! the count on several processes and the winning set.
 //!
 //! ## Quick start
 //!
@@ -42,6 +43,7 @@ mod ends;
 mod error;
 pub mod fewest;
 mod jumps;
+mod key;
 mod labels;
 mod lattice;
 mod layout;
@@ -79,7 +81,4 @@ pub use replay::replay;
 pub use search::{solve, solve_with, solve_with_progress};
 pub use shape::Shape;
 pub use symmetry::{Canonicalizer, Symmetries};
-pub use wide::{
-    count_wide, solve_wide, solve_wide_with, WideCount, WideFinish, WideLimits, WideOutcome,
-    WideReport,
-};
+pub use wide::{solve_wide, solve_wide_with, WideFinish, WideLimits, WideOutcome, WideReport};

@@ -1,31 +1,33 @@
 use rayon::prelude::*;
 
-use crate::bitset::Bits;
+use crate::bitset::{Bits, Word};
+use crate::key::Key;
 use crate::layout::Layout;
 use crate::problem::Problem;
 use crate::symmetry::{Canonicalizer, WIDE};
 use crate::table::{SPREAD, UNSPREAD};
 
-/// The positions of a count as keys of the board's [`Layout`], with the symmetry group and
-/// each jump's images in that layout, so that a child's canonical form comes from its
-/// parent's images without any table lookup.
-pub(crate) struct Space {
-    pub(crate) layout: Layout,
-    pub(crate) canon: Canonicalizer,
+/// The positions of a count as keys of the board's [`Layout`] (one word up to 64 holes, two
+/// or four past them), with the symmetry group and each jump's images in that layout, so
+/// that a child's canonical form comes from its parent's images without any table lookup
+/// (one word, groups of order up to 8).
+pub(crate) struct Space<K: Key = u64> {
+    pub(crate) layout: Layout<K>,
+    pub(crate) canon: Canonicalizer<K>,
     pub(crate) dense: Dense,
     /// The images of each jump slot's holes under the group (empty without wide tables),
     /// [folded](Space::fold).
     pub(crate) images: Vec<[u64; WIDE]>,
-    /// The layout's holes where keys are folded (see [`Space::folded`]), else 0.
-    pub(crate) fold: u64,
-    /// The layout's highest hole where keys are folded, else 0.
-    pub(crate) top: u64,
+    /// The layout's holes where keys are folded (see [`Space::folded`]), else empty.
+    pub(crate) fold: K,
+    /// The layout's highest hole where keys are folded, else empty.
+    pub(crate) top: K,
 }
 
-impl Space {
+impl<K: Key> Space<K> {
     /// The space of `problem`, under the symmetries that fix its start and its finishes, in
     /// the grid layout where the board fits one (and `grid` is set).
-    pub(crate) fn new(problem: &Problem, grid: bool) -> Space {
+    pub(crate) fn new(problem: &Problem, grid: bool) -> Space<K> {
         let board = problem.board();
         let layout = if grid {
             Layout::of(board)
@@ -51,8 +53,8 @@ impl Space {
             layout,
             canon,
             images,
-            fold: 0,
-            top: 0,
+            fold: K::ZERO,
+            top: K::ZERO,
         }
     }
 
@@ -71,15 +73,17 @@ impl Space {
     /// position's complement has the position's key. Folding is linear over xor
     /// (`fold(a ^ b) = fold(a) ^ fold(b)`), so a child's folded images are still its parent's
     /// xor its jump's, and generating costs the same.
-    pub(crate) fn folded(problem: &Problem, grid: bool) -> Space {
+    pub(crate) fn folded(problem: &Problem, grid: bool) -> Space<K> {
         let mut space = Space::new(problem, grid);
-        let holes = space.layout.holes();
+        let holes: K = space.layout.holes();
         let self_dual = space.self_dual_finish(problem).is_some();
+        // Folded images live in the wide tables, which only one-word keys have.
         if self_dual && holes.count_ones() % 2 == 1 && !space.images.is_empty() {
-            space.fold = holes;
-            space.top = 1 << (63 - holes.leading_zeros());
+            let holes = holes.word(0);
+            space.fold = K::from_low(holes);
+            space.top = K::from_low(1 << (63 - holes.leading_zeros()));
             for i in 0..space.images.len() {
-                space.images[i] = space.images[i].map(|y| space.fold(y));
+                space.images[i] = space.images[i].map(|y| space.fold(K::from_low(y)).word(0));
             }
         }
         space
@@ -87,30 +91,30 @@ impl Space {
 
     /// The finish of `problem` when the game is its own dual: one finish position, whose
     /// complement is the start up to symmetry.
-    pub(crate) fn self_dual_finish(&self, problem: &Problem) -> Option<Bits> {
-        let [finish] = problem.targets::<u64>()[..] else {
+    pub(crate) fn self_dual_finish(&self, problem: &Problem) -> Option<Bits<K>> {
+        let [finish] = problem.targets::<K>()[..] else {
             return None;
         };
-        let complement = self.layout.holes() ^ self.layout.key(finish);
+        let complement = self.layout.holes().xor(self.layout.key(finish));
         (self.canonical(complement) == self.key(problem.start())).then_some(finish)
     }
 
     /// A set, complemented if it holds the highest hole (where keys are folded).
     #[inline]
-    pub(crate) const fn fold(&self, set: u64) -> u64 {
-        if set & self.top != 0 {
-            set ^ self.fold
-        } else {
+    pub(crate) fn fold(&self, set: K) -> K {
+        if set.and(self.top).is_zero() {
             set
+        } else {
+            set.xor(self.fold)
         }
     }
 
     /// The position with `pegs` pegs that `key` stands for: the key, or its complement where
     /// keys are [folded](Space::folded).
     #[inline]
-    pub(crate) const fn unfold(&self, key: u64, pegs: u32) -> u64 {
-        if self.fold != 0 && key.count_ones() != pegs {
-            key ^ self.fold
+    pub(crate) fn unfold(&self, key: K, pegs: u32) -> K {
+        if !self.fold.is_zero() && key.count_ones() != pegs {
+            key.xor(self.fold)
         } else {
             key
         }
@@ -118,32 +122,35 @@ impl Space {
 
     /// The [folded](Space::fold) images of a position (see [`Canonicalizer::images`]).
     #[inline]
-    pub(crate) fn images_of(&self, pegs: u64) -> Option<[u64; WIDE]> {
+    pub(crate) fn images_of(&self, pegs: K) -> Option<[u64; WIDE]> {
         let images = self.canon.images(Bits(pegs))?;
-        Some(if self.fold == 0 {
+        Some(if self.fold.is_zero() {
             images
         } else {
-            images.map(|y| self.fold(y))
+            images.map(|y| self.fold(K::from_low(y)).word(0))
         })
     }
 
     /// A board position as a canonical key.
-    pub(crate) fn key(&self, set: Bits) -> u64 {
+    pub(crate) fn key(&self, set: Bits<K>) -> K {
         self.canonical(self.layout.key(set))
     }
 
     /// The key of a position: its least image, [folded](Space::folded) where keys are.
-    pub(crate) fn canonical(&self, pegs: u64) -> u64 {
-        if self.fold != 0 {
+    pub(crate) fn canonical(&self, pegs: K) -> K {
+        if !self.fold.is_zero() {
             if let Some(images) = self.images_of(pegs) {
-                return images.into_iter().min().unwrap_or(pegs);
+                return images
+                    .into_iter()
+                    .min()
+                    .map_or(pegs, |least| K::from_low(least));
             }
         }
-        self.canon.canonical(Bits(pegs)).raw()
+        self.canon.canonical(Bits(pegs)).0
     }
 
     /// The number of positions `key` stands for.
-    pub(crate) fn orbit(&self, key: u64) -> u64 {
+    pub(crate) fn orbit(&self, key: K) -> u64 {
         u64::from(self.canon.canonical_and_orbit(Bits(key)).1)
     }
 
@@ -153,9 +160,9 @@ impl Space {
     #[inline]
     pub(crate) fn for_each_child_of(
         &self,
-        pegs: u64,
+        pegs: K,
         parent: Option<&[u64; WIDE]>,
-        mut f: impl FnMut(u64, u64),
+        mut f: impl FnMut(K, K),
     ) {
         match parent {
             Some(parent) => self.layout.for_each_jump(
@@ -164,38 +171,40 @@ impl Space {
                 // 2.81 s for the English count (best of 6 alternating runs).
                 #[inline(always)]
                 |holes, i| {
-                    f(holes, Canonicalizer::least_of(parent, &self.images[i]));
+                    f(
+                        holes,
+                        K::from_low(Canonicalizer::<K>::least_of(parent, &self.images[i])),
+                    );
                 },
             ),
-            None => self
-                .layout
-                .for_each_jump(pegs, |holes, _| f(holes, self.canonical(pegs ^ holes))),
+            None => self.layout.for_each_jump(pegs, |holes, _| {
+                f(holes, self.canonical(pegs.xor(holes)));
+            }),
         }
     }
 
     /// The canonical form of every parent of `pegs` (one jump before it), with repeats.
     #[inline]
-    pub(crate) fn for_each_parent(&self, pegs: u64, mut f: impl FnMut(u64)) {
+    pub(crate) fn for_each_parent(&self, pegs: K, mut f: impl FnMut(K)) {
         match self.images_of(pegs) {
             Some(own) => self.layout.for_each_undo(pegs, |_, i| {
-                f(Canonicalizer::least_of(&own, &self.images[i]));
+                f(K::from_low(Canonicalizer::<K>::least_of(
+                    &own,
+                    &self.images[i],
+                )));
             }),
             None => self
                 .layout
-                .for_each_undo(pegs, |holes, _| f(self.canonical(pegs ^ holes))),
+                .for_each_undo(pegs, |holes, _| f(self.canonical(pegs.xor(holes)))),
         }
     }
 
     /// Keys of positions with `pegs` pegs as canonical board positions under `canon`,
     /// sorted.
-    pub(crate) fn to_board(&self, keys: &[u64], pegs: u32, canon: &Canonicalizer) -> Vec<u64> {
-        let mut out: Vec<u64> = keys
+    pub(crate) fn to_board(&self, keys: &[K], pegs: u32, canon: &Canonicalizer<K>) -> Vec<K> {
+        let mut out: Vec<K> = keys
             .par_iter()
-            .map(|&k| {
-                canon
-                    .canonical(self.layout.bits(self.unfold(k, pegs)))
-                    .raw()
-            })
+            .map(|&k| canon.canonical(self.layout.bits(self.unfold(k, pegs))).0)
             .collect();
         out.par_sort_unstable();
         out
@@ -203,7 +212,7 @@ impl Space {
 }
 
 /// The symmetries a count may use: those fixing both the start and the set of finishes.
-pub(crate) fn group_of(problem: &Problem) -> Canonicalizer {
+pub(crate) fn group_of<W: Word>(problem: &Problem) -> Canonicalizer<W> {
     problem
         .board()
         .symmetries()
@@ -213,8 +222,8 @@ pub(crate) fn group_of(problem: &Problem) -> Canonicalizer {
 /// The elements of [`group_of`].
 pub(crate) fn group_elements(problem: &Problem) -> Vec<usize> {
     let sym = problem.board().symmetries();
-    let mut group = sym.stabilizer(&problem.targets::<u64>());
-    let start: Bits = problem.start();
+    let mut group = sym.stabilizer(&problem.targets::<[u64; 4]>());
+    let start: crate::Pegs = problem.start();
     group.retain(|&g| sym.apply(g, start) == start);
     group
 }
@@ -234,9 +243,14 @@ pub(crate) struct Dense {
 }
 
 impl Dense {
-    /// The order of keys made of the bits of `holes`.
-    pub(crate) const fn new(holes: u64) -> Dense {
-        let width = 64 - (holes | 1).leading_zeros();
+    /// The order of keys made of the bits of `holes`: one word's, where wider keys spread
+    /// their leading word over all 64 bits (see [`Key::index`]).
+    pub(crate) fn new<K: Key>(holes: K) -> Dense {
+        let width = if K::WORDS == 1 {
+            64 - (holes.word(0) | 1).leading_zeros()
+        } else {
+            64
+        };
         Dense {
             shift: 64 - width,
             half: width.div_ceil(2),

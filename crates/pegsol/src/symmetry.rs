@@ -135,14 +135,18 @@ impl Symmetries {
         Canonicalizer::build(&self.perms, elements, &identity)
     }
 
-    /// [`Symmetries::canonicalizer`] for one-word positions whose hole `h` is kept at bit
-    /// `place[h]` (distinct bits below 64), as a layout where every jump direction is one
-    /// shift keeps them. Bits that hold no hole map to nothing.
+    /// [`Symmetries::canonicalizer`] for positions whose hole `h` is kept at bit `place[h]`
+    /// (distinct bits below the width's capacity), as a layout where every jump direction is
+    /// one shift keeps them. Bits that hold no hole map to nothing.
     #[must_use]
-    pub(crate) fn canonicalizer_placed(&self, elements: &[usize], place: &[u32]) -> Canonicalizer {
+    pub(crate) fn canonicalizer_placed<W: Word>(
+        &self,
+        elements: &[usize],
+        place: &[u32],
+    ) -> Canonicalizer<W> {
         assert!(
-            place.len() <= MAX_HOLES,
-            "a one-word canonicalizer past 64 holes"
+            place.iter().all(|&b| (b as usize) < Bits::<W>::CAPACITY),
+            "a canonicalizer too narrow for its layout"
         );
         Canonicalizer::build(&self.perms, elements, place)
     }
@@ -259,17 +263,18 @@ impl<W: Word> Canonicalizer<W> {
     }
 }
 
-impl Canonicalizer<u64> {
+impl<W: Word> Canonicalizer<W> {
     /// The images of `set` under every element but the identity, side by side (unused lanes
-    /// hold `set` itself); `None` when the group is too large for the wide tables.
+    /// hold `set` itself); `None` when the group is too large for the wide tables, or the
+    /// positions are wider than one word.
     ///
     /// A symmetry permutes bits, so the images of `a ^ b` are those of `a` xor those of `b`:
     /// a child's images are its parent's xor its jump's, without any table lookup
     /// ([`Canonicalizer::least_of`]).
     #[must_use]
     #[inline]
-    pub(crate) fn images(&self, set: Bits) -> Option<[u64; WIDE]> {
-        (!self.wide.is_empty()).then(|| self.lanes(set.raw()))
+    pub(crate) fn images(&self, set: Bits<W>) -> Option<[u64; WIDE]> {
+        (!self.wide.is_empty()).then(|| self.lanes(set.0.word(0)))
     }
 
     /// The canonical form of `a ^ b` from the [`images`](Self::images) of `a` and of `b`.
@@ -287,10 +292,10 @@ impl Canonicalizer<u64> {
     /// The size of the orbit of `set`, from its [`images`](Self::images).
     #[must_use]
     #[inline]
-    pub(crate) fn orbit_of(&self, images: &[u64; WIDE], set: Bits) -> u32 {
+    pub(crate) fn orbit_of(&self, images: &[u64; WIDE], set: Bits<W>) -> u32 {
         let fixed = 1 + images[..self.count]
             .iter()
-            .filter(|&&y| y == set.raw())
+            .filter(|&&y| y == set.0.word(0))
             .count() as u32;
         self.orbit_size(fixed)
     }

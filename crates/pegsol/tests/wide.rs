@@ -468,8 +468,8 @@ fn fewest_by_coordinates(
     None
 }
 
-/// Checks the wide count and the wide fewest moves of one problem against the coordinate
-/// versions.
+/// Checks the count (in memory and spilled) and the fewest moves of one problem past 64 holes
+/// against the coordinate versions.
 fn check_count_and_moves(
     board: &Board,
     dirs: &[(i32, i32)],
@@ -497,18 +497,25 @@ fn check_count_and_moves(
         }
     };
     let expected = count_by_coordinates(&cells, dirs, start_cells, &wanted);
-    let c = pegsol::count_wide(board, start, finish, &Default::default(), &|_| {})
-        .unwrap()
-        .unwrap();
+    let problem = Problem::new(
+        board,
+        start,
+        match finish {
+            WideFinish::Exactly(f) => Finish::Holes(*f),
+            WideFinish::Pegs(1) => Finish::AnyOne,
+            WideFinish::Pegs(k) => Finish::Pegs(*k as u32),
+        },
+    )
+    .unwrap();
+    let c = pegsol::count::count(&problem, usize::MAX, &|_| {}).unwrap();
     let got = Counted {
         levels: c
-            .count
             .levels
             .iter()
             .map(|l| (l.positions, l.dead_ends, l.paths, l.winning))
             .collect(),
-        games: c.count.games,
-        solutions: c.count.solutions,
+        games: c.games,
+        solutions: c.solutions,
     };
     prop_assert_eq!(&got, &expected);
     // Spilled to disk under a budget small enough that levels go to sorted runs (at 16 KB,
@@ -525,13 +532,13 @@ fn check_count_and_moves(
             spill: Some(dir.clone()),
             ..Default::default()
         };
-        match pegsol::count_wide(board, start, finish, &options, &|_| {}).unwrap() {
+        match pegsol::count::count_with(&problem, &options, &|_| {}) {
             Err(pegsol::count::CountError::Memory { .. }) if budget < 1 << 20 => budget *= 4,
             other => break other.unwrap(),
         }
     };
-    prop_assert_eq!(&spilled.count.levels, &c.count.levels);
-    prop_assert_eq!(spilled.count.games, c.count.games);
+    prop_assert_eq!(&spilled.levels, &c.levels);
+    prop_assert_eq!(spilled.games, c.games);
     prop_assert_eq!(&spilled.finishes, &c.finishes);
     prop_assert_eq!(
         std::fs::read_dir(&dir).unwrap().count(),
@@ -543,17 +550,17 @@ fn check_count_and_moves(
     for (p, _) in &c.finishes {
         prop_assert!(wanted(&p.iter().map(|h| cell(h.index())).collect()));
     }
+    // From both ends, where the finish is one position: the same solutions and winners.
+    if let Some(s) = pegsol::count::count_solutions(&problem, usize::MAX, None).unwrap() {
+        prop_assert_eq!(s.solutions, c.solutions);
+        // The meeting has a level per jump to the finish, the count one per level reached.
+        let winning = |k: usize| c.levels.get(k).map_or(0, |l| l.winning);
+        let met = |k: usize| s.winning.get(k).map_or(0, |w| w.0);
+        for k in 0..c.levels.len().max(s.winning.len()) {
+            prop_assert_eq!(met(k), winning(k), "level {}", k);
+        }
+    }
     let best = fewest_by_coordinates(&cells, dirs, start_cells, &wanted);
-    let problem = Problem::new(
-        board,
-        start,
-        match finish {
-            WideFinish::Exactly(f) => Finish::Holes(*f),
-            WideFinish::Pegs(1) => Finish::AnyOne,
-            WideFinish::Pegs(k) => Finish::Pegs(*k as u32),
-        },
-    )
-    .unwrap();
     let r = pegsol::fewest::fewest_moves_meeting(&problem, &Limits::default()).unwrap();
     match r.outcome {
         MeetOutcome::Optimal(s) => {

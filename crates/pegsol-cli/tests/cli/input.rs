@@ -26,8 +26,13 @@ fn bad_input_is_exit_2_with_a_clear_message() {
         ),
         (vec!["solve".into(), "rect:16x17".into()], "bad rectangle"),
         (
-            vec!["count".into(), "rect:9x9".into(), "--solutions".into()],
-            "board rect:9x9 has 81 holes: --solutions takes boards of up to 64 holes",
+            vec![
+                "count".into(),
+                "rect:9x9".into(),
+                "--workers".into(),
+                "2".into(),
+            ],
+            "board rect:9x9 has 81 holes; the cluster count and the winning set take boards of up to 64",
         ),
         (
             vec![

@@ -163,6 +163,18 @@ fn boards_past_64_holes_count_find_the_fewest_moves_and_draw() {
     assert_eq!(v["solutions"].as_u64().unwrap() as u128, paths);
     // The figure of this build (the method is checked against brute force in the library).
     assert_eq!(v["solutions"], 53056);
+    // To one hole, from both ends: the solutions of the whole count to that finish.
+    let whole = json(&pegsol(&["count", board, "--finish", "e5", "--json"]));
+    let o = pegsol(&["count", board, "--finish", "e5", "--solutions", "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let met = json(&o);
+    assert_eq!(met["method"], "meeting in the middle");
+    assert_eq!(met["solutions"], whole["solutions"]);
+    assert_eq!(
+        met["winning_positions"], whole["winning_positions"],
+        "{whole}"
+    );
+    assert!(met["solutions"].as_u64().unwrap() > 0);
     let svg = std::env::temp_dir().join(format!("pegsol-wide-{}.svg", std::process::id()));
     let o = pegsol(&[
         "solve",
@@ -222,8 +234,7 @@ fn boards_past_64_holes_count_find_the_fewest_moves_and_draw() {
     assert!(lower >= 1 && lower <= upper, "{lower} {upper}");
     assert_eq!(v["moves"].as_u64(), Some(upper));
     assert_eq!(v["jumps"].as_array().unwrap().len(), 64);
-    // A count past its memory is undecided with its finished levels; what stays 64-hole only
-    // is refused by name.
+    // A count past its memory is undecided with its finished levels.
     let o = pegsol(&["count", "rect:9x9", "--empty", "e5", "--max-memory", "16"]);
     assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
     assert!(stdout(&o).contains("raise --max-memory"), "{}", stdout(&o));
@@ -269,9 +280,19 @@ fn boards_past_64_holes_count_find_the_fewest_moves_and_draw() {
         &["count", "rect:9x9", "--spill", "/no/such/dir"],
         "--spill /no/such/dir: no such directory",
     );
+    // Pagoda cuts past 64 holes: what concerns winning play is exact.
+    let cut = json(&pegsol(&[
+        "count", block, "--finish", "any:2", "--pagoda", "--json",
+    ]));
+    assert_eq!(cut["pagoda_pruned"], true);
+    for figure in ["solutions", "winning_positions"] {
+        assert_eq!(cut[figure], figures(&free)[figure], "{figure}");
+    }
+    assert!(cut["positions"].as_u64() <= figures(&free)["positions"].as_u64());
+    // The count on several processes stays 64-hole only, and says so.
     fails_with(
-        &["count", "rect:9x9", "--pagoda"],
-        "--pagoda takes boards of up to 64 holes",
+        &["count", "rect:9x9", "--workers", "2"],
+        "the cluster count and the winning set take boards of up to 64",
     );
     // `show --pagodas` past 64 holes: the named functions are of the board's shape, so a
     // square has none, as on 49 holes.

@@ -1,5 +1,6 @@
 //! Pagoda cuts for the count: positions that can no longer reach any finish.
 
+use crate::key::Key;
 use crate::layout::Layout;
 use crate::pagoda::Pagoda;
 use crate::problem::Problem;
@@ -8,9 +9,12 @@ use crate::problem::Problem;
 pub(super) const MAX_CUTS: usize = 4;
 
 /// Pagoda functions that cut positions which cannot reach any finish (their total is below
-/// every finish's, and a pagoda total never rises), as byte tables: a total is eight lookups.
+/// every finish's, and a pagoda total never rises), as byte tables: a total is eight lookups
+/// a word of the key.
 pub(crate) struct Cut {
+    /// Function `f`'s tables for word `w` of a key: `tables[f * words + w]`.
     pub(super) tables: Vec<[[i64; 256]; 8]>,
+    pub(super) words: usize,
     pub(super) floors: Vec<i64>,
 }
 
@@ -19,9 +23,9 @@ impl Cut {
     /// keeping the few with the least slack (start total over finish total): each costs
     /// eight lookups per child, and those are the ones that cut early. Its tables read keys
     /// of the board's [`Layout`], as a count keeps them.
-    pub(crate) fn new(problem: &Problem, layout: &Layout) -> Cut {
+    pub(crate) fn new<K: Key>(problem: &Problem, layout: &Layout<K>) -> Cut {
         let board = problem.board();
-        let targets: &[crate::Bits] = &problem.targets();
+        let targets: &[crate::Pegs] = &problem.targets();
         let mut functions = Pagoda::library(board);
         if targets.len() <= 8 {
             functions.extend(
@@ -40,27 +44,42 @@ impl Cut {
         ranked.truncate(MAX_CUTS);
         let mut cut = Cut {
             tables: Vec::new(),
+            words: K::WORDS,
             floors: Vec::new(),
         };
         for (_, f) in ranked {
-            let mut table = [[0i64; 256]; 8];
-            for (byte, row) in table.iter_mut().enumerate() {
-                for (value, total) in row.iter_mut().enumerate() {
-                    *total = f.total(layout.bits((value as u64) << (8 * byte)));
+            for word in 0..K::WORDS {
+                let mut table = [[0i64; 256]; 8];
+                for (byte, row) in table.iter_mut().enumerate() {
+                    for (value, total) in row.iter_mut().enumerate() {
+                        let mut key = K::ZERO;
+                        *key.word_mut(word) = (value as u64) << (8 * byte);
+                        *total = f.total(layout.bits(key));
+                    }
                 }
+                cut.tables.push(table);
             }
             cut.floors.push(floor_of(&f));
-            cut.tables.push(table);
         }
         cut
     }
 
     /// Whether `key` may still reach a finish as far as these functions tell.
     #[inline]
-    pub(crate) fn keeps(&self, key: u64) -> bool {
-        self.tables.iter().zip(&self.floors).all(|(t, &floor)| {
-            let total: i64 = (0..8).map(|b| t[b][(key >> (8 * b)) as usize & 0xff]).sum();
-            total >= floor
-        })
+    pub(crate) fn keeps<K: Key>(&self, key: K) -> bool {
+        debug_assert_eq!(self.words, K::WORDS);
+        self.tables
+            .chunks_exact(K::WORDS)
+            .zip(&self.floors)
+            .all(|(t, &floor)| {
+                let mut total = 0i64;
+                for (w, t) in t.iter().enumerate() {
+                    let word = key.word(w);
+                    total += (0..8)
+                        .map(|b| t[b][(word >> (8 * b)) as usize & 0xff])
+                        .sum::<i64>();
+                }
+                total >= floor
+            })
     }
 }

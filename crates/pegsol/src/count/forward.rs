@@ -12,6 +12,7 @@ use crate::count::packed::{Child, Spread};
 use crate::count::step::{expand, Expanded, Kept, Step, Store};
 use crate::count::winners::{backward, self_dual_winners, Winners};
 use crate::count::{Count, CountError, Level};
+use crate::key::Key;
 use crate::problem::Problem;
 use crate::space::Space;
 use crate::spill;
@@ -24,51 +25,51 @@ use crate::symmetry::Canonicalizer;
 /// whose children would not fit in `max_memory` is expanded in slices whose sorted runs go to
 /// files there, merged into the next level on disk (external-memory breadth-first search).
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn analyse(
+pub(crate) fn analyse<K: Key>(
     problem: &Problem,
-    canon: Option<&Canonicalizer>,
-    space: &Space,
+    canon: Option<&Canonicalizer<K>>,
+    space: &Space<K>,
     cut: Option<&Cut>,
     max_memory: usize,
     spill: Option<&Path>,
     deadline: Option<Instant>,
     progress: &(dyn Fn(&Level) + Sync),
-) -> Result<(Count, Winners), CountError> {
-    let targets: &[Bits] = &problem.targets();
+) -> Result<(Count, Winners<K>), CountError> {
+    let targets: &[Bits<K>] = &problem.targets();
     let goal = targets.first().map_or(1, |t| t.count());
-    let is_target: Vec<u64> = {
-        let mut t: Vec<u64> = targets.iter().map(|&t| space.key(t)).collect();
+    let is_target: Vec<K> = {
+        let mut t: Vec<K> = targets.iter().map(|&t| space.key(t)).collect();
         t.sort_unstable();
         t.dedup();
         t
     };
     let mut current = Store::Mem(vec![space.key(problem.start())], vec![1]);
     // Every level's representatives, for the backward pass.
-    let mut stored: Vec<Kept> = Vec::new();
+    let mut stored: Vec<Kept<K>> = Vec::new();
     let mut scratch: Option<spill::SpillDir> = None;
     let mut result = Count {
         symmetries: space.canon.order(),
         ..Count::default()
     };
     // The finish classes reached, with their path counts.
-    let mut reached: Vec<(u64, u128)> = Vec::new();
+    let mut reached: Vec<(K, u128)> = Vec::new();
     let mut used = 0usize;
     let mut level = 0u32;
     // Children per representative at the last level: the forecast for the next one.
     let mut branching = 1.0f64;
     // Children per distinct child at the last level: sizes the next level's hash tables.
     let mut duplication = 1.0f64;
-    let child_size = std::mem::size_of::<Child>() as f64;
+    let child_size = std::mem::size_of::<Child<K>>() as f64;
     loop {
         if deadline.is_some_and(|d| Instant::now() > d) {
             return Err(CountError::Timeout);
         }
         let n = current.len();
-        let pegs = problem.start::<u64>().count() - level;
+        let pegs = problem.start::<K>().count() - level;
         // Decide before generating a level whether its children fit (with a margin over the
         // forecast), rather than finding out after the memory is spent.
         let forecast = (n as f64 * branching * 1.5 * child_size) as usize;
-        let expected = used + n * 8 + forecast;
+        let expected = used + n * std::mem::size_of::<K>() + forecast;
         let in_memory = matches!(current, Store::Mem(..)) && (level == 0 || expected <= max_memory);
         let slice = if in_memory {
             n
@@ -88,7 +89,7 @@ pub(crate) fn analyse(
         .max(1024);
         let (mut positions, mut dead_ends, mut games, mut paths, mut children) =
             (0u64, 0u64, 0u128, 0u128, 0usize);
-        let mut runs: Vec<Expanded> = Vec::new();
+        let mut runs: Vec<Expanded<K>> = Vec::new();
         let mut run_files: Vec<PathBuf> = Vec::new();
         // Bytes of the runs written since the last compaction (see below), and of what that
         // compaction left.
@@ -148,8 +149,8 @@ pub(crate) fn analyse(
                 match &mut scratch {
                     Some(dir) if !in_memory => {
                         let path = dir.file("run");
-                        let indices: Vec<u64> =
-                            out.keys.par_iter().map(|&k| space.dense.index(k)).collect();
+                        let indices: Vec<K::Rank> =
+                            out.keys.par_iter().map(|&k| k.index(space.dense)).collect();
                         spill::write(&path, &indices, &out.counts)?;
                         fresh_bytes += std::fs::metadata(&path)?.len();
                         run_files.push(path);
@@ -195,7 +196,7 @@ pub(crate) fn analyse(
         // Keep the level's keys for the backward pass.
         stored.push(match (current, keep) {
             (Store::Mem(keys, _), _) => {
-                used += keys.len() * 8;
+                used += keys.len() * std::mem::size_of::<K>();
                 Kept::Mem(keys)
             }
             (Store::File(parts, _), Some((w, path))) => {
@@ -229,13 +230,13 @@ pub(crate) fn analyse(
         Some(found) => found,
         None => backward(problem, space, &stored, &is_target, goal, deadline)?,
     };
-    let mut all_winners: Winners = vec![Vec::new(); stored.len()];
+    let mut all_winners: Winners<K> = vec![Vec::new(); stored.len()];
     for (depth, winners) in found.iter().enumerate() {
         let entry = &mut result.levels[depth];
         entry.winning_classes = winners.len() as u64;
         entry.winning = winners.par_iter().map(|&k| space.orbit(k)).sum();
         if let Some(canon) = canon {
-            let pegs = problem.start::<u64>().count() - depth as u32;
+            let pegs = problem.start::<K>().count() - depth as u32;
             all_winners[depth] = space.to_board(winners, pegs, canon);
         }
     }
@@ -245,18 +246,18 @@ pub(crate) fn analyse(
 /// Every finish position reached, with the jump sequences from the start to it: each class's
 /// count `T(R)` is shared evenly by the `|R|` positions of its orbit (the group fixes the start,
 /// so they are reached equally often); a remainder is a bug, never rounded.
-pub(super) fn finish_paths(
+pub(super) fn finish_paths<K: Key>(
     problem: &Problem,
-    space: &Space,
-    reached: &[(u64, u128)],
+    space: &Space<K>,
+    reached: &[(K, u128)],
     pegs: u32,
-) -> Result<Vec<(Bits, u128)>, CountError> {
+) -> Result<Vec<(crate::Pegs, u128)>, CountError> {
     let sym = problem.board().symmetries();
     let group = crate::space::group_elements(problem);
     let mut out = Vec::new();
     for &(key, paths) in reached {
-        let position = space.layout.bits(space.unfold(key, pegs));
-        let mut orbit: Vec<Bits> = group.iter().map(|&g| sym.apply(g, position)).collect();
+        let position: crate::Pegs = space.layout.bits(space.unfold(key, pegs)).resize();
+        let mut orbit: Vec<crate::Pegs> = group.iter().map(|&g| sym.apply(g, position)).collect();
         orbit.sort_unstable();
         orbit.dedup();
         let size = orbit.len() as u128;
@@ -275,13 +276,13 @@ pub(super) fn finish_paths(
 /// summing the counts of equal positions, and removes the runs; returns the merged files, in
 /// order, and their number of positions. The merge runs in pieces of the index range, in
 /// parallel.
-pub(super) fn merge_runs(
+pub(super) fn merge_runs<K: Key>(
     runs: &[PathBuf],
     dir: &mut spill::SpillDir,
     what: &str,
-    space: &Space,
+    space: &Space<K>,
 ) -> Result<(Vec<PathBuf>, usize), CountError> {
-    let merged = spill::merge(
+    let merged = spill::merge::<K::Rank, CountError>(
         runs,
         || dir.file(what),
         4 * rayon::current_num_threads() as u64,

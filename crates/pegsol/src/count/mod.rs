@@ -11,7 +11,10 @@
 //! orbit. Counts are `u128` with checked additions: an overflow is an error, never a wrap.
 //!
 //! Positions are kept in the board's layout: on its grid where that fits 64 bits, so that a
-//! jump direction is one shift and a position's jumps are found for all holes at once. Each
+//! jump direction is one shift and a position's jumps are found for all holes at once; past 64
+//! holes, in two or four words (`crate::key`), the board's own numbering, jump by jump. The
+//! engine is written once over the key and compiled per width; one-word keys keep their tricks
+//! (the grid, canonical forms from the parent's images, folded keys, dense indices on disk). Each
 //! level's children are generated in parallel (rayon, by chunks of parents) and canonicalised
 //! from their parent's symmetry images, then scattered into hash buckets. Each bucket is
 //! summed in its own small hash table whose slots follow the order levels are kept in (a fixed
@@ -46,9 +49,11 @@ pub(crate) use forward::analyse;
 use winners::solutions_meeting;
 pub(crate) use winners::{winners_meeting, Winners};
 
+use crate::key::Key;
 use crate::problem::Problem;
 use crate::space::Space;
 use crate::spill;
+use crate::width::with_width;
 
 pub use crate::spill::{remove_scratch_of, SCRATCH_PREFIX};
 #[cfg(feature = "cluster")]
@@ -89,7 +94,7 @@ pub struct Count {
     /// Every finish position reached, in increasing order, with the jump sequences from the
     /// start to it (they sum to `solutions`). With the finish "one peg anywhere" this is the
     /// solution count of every end hole at once.
-    pub finishes: Vec<(crate::Bits, u128)>,
+    pub finishes: Vec<(crate::Pegs, u128)>,
 }
 
 impl Count {
@@ -162,7 +167,8 @@ pub enum CountError {
     Internal(&'static str),
     /// A distributed count could not start, or a process of it went away.
     Cluster(String),
-    /// A board past one word: the count takes boards of up to 64 holes so far.
+    /// A board past one word given to the count on several processes, which takes boards of
+    /// up to 64 holes so far.
     PastOneWord(crate::Error),
 }
 
@@ -259,15 +265,23 @@ pub fn count_with(
     options: &CountOptions,
     progress: &(dyn Fn(&Level) + Sync),
 ) -> Result<Count, CountError> {
-    problem.one_word().map_err(CountError::PastOneWord)?;
     if let Some(dir) = &options.spill {
         // Scratch that a killed count left behind goes before this one adds its own.
         spill::remove_stale_scratch(dir);
     }
+    with_width!(problem.board(), W => count_in::<W>(problem, options, progress))
+}
+
+/// [`count_with`] in keys of `K`.
+fn count_in<K: Key>(
+    problem: &Problem,
+    options: &CountOptions,
+    progress: &(dyn Fn(&Level) + Sync),
+) -> Result<Count, CountError> {
     let space = if options.fold {
-        Space::folded(problem, options.grid)
+        Space::<K>::folded(problem, options.grid)
     } else {
-        Space::new(problem, options.grid)
+        Space::<K>::new(problem, options.grid)
     };
     let cut = options.pagoda.then(|| Cut::new(problem, &space.layout));
     analyse(
@@ -371,9 +385,17 @@ pub fn count_solutions(
     max_memory: usize,
     timeout: Option<std::time::Duration>,
 ) -> Result<Option<Solutions>, CountError> {
-    problem.one_word().map_err(CountError::PastOneWord)?;
+    with_width!(problem.board(), W => solutions_in::<W>(problem, max_memory, timeout))
+}
+
+/// [`count_solutions`] in keys of `K`.
+fn solutions_in<K: Key>(
+    problem: &Problem,
+    max_memory: usize,
+    timeout: Option<std::time::Duration>,
+) -> Result<Option<Solutions>, CountError> {
     let began = Instant::now();
-    let canon = crate::space::group_of(problem);
+    let canon = crate::space::group_of::<K>(problem);
     let Some(found) = solutions_meeting(problem, &canon, max_memory, timeout.map(|t| began + t))
     else {
         return Ok(None);

@@ -1,28 +1,32 @@
 //! The packed child tables a level is summed in: keys ranked by a fixed mix, so that a
 //! level comes out sorted without a sort.
 
+use crate::bitset::Word;
 use crate::count::CountError;
+use crate::key::Key;
 use crate::space::Dense;
-use crate::table::SPREAD;
+use crate::spill::Value;
 
 /// Hash buckets of a level: children are grouped by bucket, and a level is stored in
 /// [`rank`] order, whose top byte is the bucket.
 pub(super) const BUCKETS: usize = 256;
 
-/// The order levels are stored in: the key times an odd constant, a bijection that spreads
-/// keys evenly, so that its top byte picks a bucket and the next bits a hash slot.
-pub(super) const fn rank(key: u64) -> u64 {
-    key.wrapping_mul(SPREAD)
+/// The order levels are stored in memory: a bijection that spreads keys evenly (see
+/// [`Key::spread`]), so that its leading word's top byte picks a bucket and the next bits
+/// a hash slot.
+#[inline(always)]
+pub(super) fn rank<K: Key>(key: K) -> K::Rank {
+    key.spread()
 }
 
 /// How a level is ordered: by [`rank`] in memory ([`Spread`]), by [`Dense`] index in files.
 /// Both spread keys evenly: a rank's top byte picks a bucket, and the next bits a hash slot.
-pub(super) trait Ranking: Copy + Send + Sync {
-    fn rank(self, key: u64) -> u64;
+pub(super) trait Ranking<K: Key>: Copy + Send + Sync {
+    fn rank(self, key: K) -> K::Rank;
 
     #[inline]
-    fn bucket(self, key: u64) -> usize {
-        (self.rank(key) >> 56) as usize
+    fn bucket(self, key: K) -> usize {
+        (self.rank(key).head() >> 56) as usize
     }
 }
 
@@ -30,62 +34,68 @@ pub(super) trait Ranking: Copy + Send + Sync {
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Spread;
 
-impl Ranking for Spread {
+impl<K: Key> Ranking<K> for Spread {
     #[inline]
-    fn rank(self, key: u64) -> u64 {
+    fn rank(self, key: K) -> K::Rank {
         rank(key)
     }
 }
 
-impl Ranking for Dense {
-    /// The index in the top bits of a word.
+impl<K: Key> Ranking<K> for Dense {
+    /// The index, its leading word in the top bits of a word.
     #[inline]
-    fn rank(self, key: u64) -> u64 {
-        self.index(key) << self.shift
+    fn rank(self, key: K) -> K::Rank {
+        key.dense_rank(self)
     }
 }
 
-/// A child position with the path count it inherits, packed in 24 bytes (a `u128` field
-/// would pad the pair to 32).
+/// A child position with the path count it inherits, packed in 24 bytes for one word (a
+/// `u128` field would pad the pair to 32).
 #[derive(Clone, Copy)]
-pub(super) struct Child {
-    pub(super) key: u64,
+pub(super) struct Child<K> {
+    pub(super) key: K,
     pub(super) lo: u64,
     pub(super) hi: u64,
 }
 
 /// A child with its inherited path count, as stored in a bucket and summed in a [`Table`].
 pub(super) trait Packed: Copy + Send + Sync {
+    /// The child's key.
+    type K: Key;
     /// A free table slot: no child has every bit set, since its jump left a hole empty.
     const FREE: Self;
     /// Packs `count`, which must fit (see [`expand`]).
-    fn new(key: u64, count: u128) -> Self;
-    fn key(self) -> u64;
+    fn new(key: Self::K, count: u128) -> Self;
+    fn key(self) -> Self::K;
     fn count(self) -> u128;
     /// Adds the count of `other`, a child with the same key.
     fn absorb(&mut self, other: Self) -> Result<(), CountError>;
 }
 
-impl Packed for Child {
-    const FREE: Child = Child {
-        key: u64::MAX,
+impl<K: Key> Packed for Child<K> {
+    type K = K;
+    const FREE: Child<K> = Child {
+        key: K::FREE,
         lo: 0,
         hi: 0,
     };
-    fn new(key: u64, count: u128) -> Child {
+    #[inline(always)]
+    fn new(key: K, count: u128) -> Child<K> {
         Child {
             key,
             lo: count as u64,
             hi: (count >> 64) as u64,
         }
     }
-    fn key(self) -> u64 {
+    #[inline(always)]
+    fn key(self) -> K {
         self.key
     }
+    #[inline(always)]
     fn count(self) -> u128 {
         u128::from(self.hi) << 64 | u128::from(self.lo)
     }
-    fn absorb(&mut self, other: Child) -> Result<(), CountError> {
+    fn absorb(&mut self, other: Child<K>) -> Result<(), CountError> {
         let sum = self
             .count()
             .checked_add(other.count())
@@ -95,32 +105,37 @@ impl Packed for Child {
     }
 }
 
-/// A child whose path count fits 64 bits: 16 bytes. Used only where the sums fit too.
+/// A child whose path count fits 64 bits: 16 bytes for one word. Used only where the sums
+/// fit too.
 #[derive(Clone, Copy)]
-pub(super) struct Narrow {
-    pub(super) key: u64,
+pub(super) struct Narrow<K> {
+    pub(super) key: K,
     pub(super) count: u64,
 }
 
-impl Packed for Narrow {
-    const FREE: Narrow = Narrow {
-        key: u64::MAX,
+impl<K: Key> Packed for Narrow<K> {
+    type K = K;
+    const FREE: Narrow<K> = Narrow {
+        key: K::FREE,
         count: 0,
     };
-    fn new(key: u64, count: u128) -> Narrow {
+    #[inline(always)]
+    fn new(key: K, count: u128) -> Narrow<K> {
         debug_assert!(count <= u128::from(u64::MAX));
         Narrow {
             key,
             count: count as u64,
         }
     }
-    fn key(self) -> u64 {
+    #[inline(always)]
+    fn key(self) -> K {
         self.key
     }
+    #[inline(always)]
     fn count(self) -> u128 {
         u128::from(self.count)
     }
-    fn absorb(&mut self, other: Narrow) -> Result<(), CountError> {
+    fn absorb(&mut self, other: Narrow<K>) -> Result<(), CountError> {
         self.count = self
             .count
             .checked_add(other.count)
@@ -146,7 +161,7 @@ pub(super) struct Part<C, R> {
 /// the first level of cache.
 pub(super) const STAGE: usize = 1024;
 
-impl<C: Packed, R: Ranking> Part<C, R> {
+impl<C: Packed, R: Ranking<C::K>> Part<C, R> {
     /// A part whose buckets have room for `each` children (the forecast), so that they
     /// rarely grow by copying.
     pub(super) fn new(each: usize, ranking: R) -> Part<C, R> {
@@ -162,7 +177,7 @@ impl<C: Packed, R: Ranking> Part<C, R> {
     }
 
     #[inline]
-    pub(super) fn push(&mut self, key: u64, count: u128) {
+    pub(super) fn push(&mut self, key: C::K, count: u128) {
         self.stage.push(C::new(key, count));
     }
 
@@ -182,8 +197,9 @@ impl<C: Packed, R: Ranking> Part<C, R> {
     }
 }
 
-/// Open-addressing sum of counts by key, for one bucket of a level. `u64::MAX` marks a free
-/// slot: a child always has an empty hole (the one its jump left), so no key is all ones.
+/// Open-addressing sum of counts by key, for one bucket of a level. [`Key::FREE`] (all ones)
+/// marks a free slot: a child always has an empty hole (the one its jump left), so no key is
+/// all ones.
 ///
 /// A key's home slot grows with its [`rank`] and probing never wraps around (a short tail
 /// past the last home takes the overflow), so the slots end up in rank order but for a few
@@ -201,7 +217,7 @@ pub(super) struct Table<C, R> {
 /// Slots past the last home slot, for probes that run off its end.
 pub(super) const TAIL: usize = 64;
 
-impl<C: Packed, R: Ranking> Table<C, R> {
+impl<C: Packed, R: Ranking<C::K>> Table<C, R> {
     pub(super) fn with_capacity(n: usize, ranking: R) -> Table<C, R> {
         let slots = (n.max(8) * 2).next_power_of_two();
         Table {
@@ -214,8 +230,8 @@ impl<C: Packed, R: Ranking> Table<C, R> {
 
     /// Home slot of a key: the rank's bits below the ones that chose the bucket.
     #[inline]
-    pub(super) fn home(&self, key: u64) -> usize {
-        ((self.ranking.rank(key) << 8) >> self.shift) as usize
+    pub(super) fn home(&self, key: C::K) -> usize {
+        ((self.ranking.rank(key).head() << 8) >> self.shift) as usize
     }
 
     #[inline]
@@ -227,7 +243,7 @@ impl<C: Packed, R: Ranking> Table<C, R> {
                 if slot.key() == key {
                     return slot.absorb(child);
                 }
-                if slot.key() == u64::MAX {
+                if slot.key() == C::K::FREE {
                     *slot = child;
                     self.len += 1;
                     if self.len * 10 > (self.slots.len() - TAIL) * 7 {
@@ -246,7 +262,7 @@ impl<C: Packed, R: Ranking> Table<C, R> {
     pub(super) fn grow(&mut self) -> Result<(), CountError> {
         let mut bigger = Table::with_capacity(self.slots.len(), self.ranking);
         for &s in &self.slots {
-            if s.key() != u64::MAX {
+            if s.key() != C::K::FREE {
                 bigger.add(s)?;
             }
         }
@@ -255,16 +271,16 @@ impl<C: Packed, R: Ranking> Table<C, R> {
     }
 
     /// The keys in the order of the ranking, with their counts.
-    pub(super) fn into_sorted(self) -> (Vec<u64>, Vec<u128>) {
+    pub(super) fn into_sorted(self) -> (Vec<C::K>, Vec<u128>) {
         // Every slot is copied to the next place, which advances only past a key: no branch
         // on whether a slot is free, which the table's load leaves hard to predict.
-        let mut keys = vec![0u64; self.len + 1];
+        let mut keys = vec![C::K::ZERO; self.len + 1];
         let mut counts = vec![0u128; self.len + 1];
         let mut n = 0;
         for &s in &self.slots {
             keys[n] = s.key();
             counts[n] = s.count();
-            n += usize::from(s.key() != u64::MAX);
+            n += usize::from(s.key() != C::K::FREE);
             if n == self.len {
                 break;
             }
@@ -272,8 +288,11 @@ impl<C: Packed, R: Ranking> Table<C, R> {
         keys.truncate(n);
         counts.truncate(n);
         // Insertion: only keys that probing pushed past a later home move, and not far.
-        let mut last = 0;
-        for i in 0..n {
+        let Some(&first) = keys.first() else {
+            return (keys, counts);
+        };
+        let mut last = self.ranking.rank(first);
+        for i in 1..n {
             let r = self.ranking.rank(keys[i]);
             if r >= last {
                 last = r;

@@ -6,30 +6,31 @@ use std::path::PathBuf;
 
 use rayon::prelude::*;
 
-use crate::bitset::Bits;
+use crate::bitset::{Bits, Word};
 use crate::count::cut::Cut;
 use crate::count::packed::{Child, Narrow, Packed, Part, Ranking, Table, BUCKETS};
 use crate::count::CountError;
+use crate::key::Key;
 use crate::space::{Dense, Space};
 use crate::spill;
 
 /// A level of representatives with their path counts, in memory or spilled to files.
-pub(super) enum Store {
+pub(super) enum Store<K> {
     /// In [`rank`] order.
-    Mem(Vec<u64>, Vec<u128>),
+    Mem(Vec<K>, Vec<u128>),
     /// Files that make the level one after another, and its length; by [`Dense`] index.
     File(Vec<PathBuf>, usize),
 }
 
 /// A level's representatives kept for the backward pass.
-pub(super) enum Kept {
+pub(super) enum Kept<K> {
     /// In [`rank`] order.
-    Mem(Vec<u64>),
+    Mem(Vec<K>),
     /// Files of [`Dense`] indices alone.
     Keys(Vec<PathBuf>),
 }
 
-impl Store {
+impl<K: Key> Store<K> {
     pub(super) fn len(&self) -> usize {
         match self {
             Store::Mem(k, _) => k.len(),
@@ -44,7 +45,7 @@ impl Store {
         n: usize,
         dense: Dense,
         mut keep: Option<&mut spill::KeyWriter>,
-        mut f: impl FnMut(&[u64], &[u128]) -> Result<(), CountError>,
+        mut f: impl FnMut(&[K], &[u128]) -> Result<(), CountError>,
     ) -> Result<(), CountError> {
         match self {
             Store::Mem(keys, counts) => {
@@ -54,18 +55,16 @@ impl Store {
                 Ok(())
             }
             Store::File(parts, _) => {
-                let mut r = spill::Records::open_all(parts)?;
+                let mut r = spill::Records::<K::Rank>::open_all(parts)?;
                 loop {
-                    let (mut ks, cs) = r.chunk(n.max(1))?;
-                    if ks.is_empty() {
+                    let (indices, cs) = r.chunk(n.max(1))?;
+                    if indices.is_empty() {
                         return Ok(());
                     }
                     if let Some(w) = keep.as_deref_mut() {
-                        w.push_all(&ks)?;
+                        w.push_all(&indices)?;
                     }
-                    for k in &mut ks {
-                        *k = dense.key(*k);
-                    }
+                    let ks: Vec<K> = indices.iter().map(|&i| K::of_index(i, dense)).collect();
                     f(&ks, &cs)?;
                 }
             }
@@ -74,9 +73,9 @@ impl Store {
 }
 
 /// What expanding one slice of a level produced.
-pub(super) struct Expanded {
+pub(super) struct Expanded<K> {
     /// Distinct children in [`rank`] order, with summed path counts.
-    pub(super) keys: Vec<u64>,
+    pub(super) keys: Vec<K>,
     pub(super) counts: Vec<u128>,
     pub(super) children: usize,
     /// Positions the expanded representatives stand for (orbit sizes).
@@ -89,9 +88,9 @@ pub(super) struct Expanded {
 /// pagoda cut, and the last level's figures that size the tables (children per parent, and
 /// children per distinct child).
 #[derive(Clone, Copy)]
-pub(super) struct Step<'a> {
+pub(super) struct Step<'a, K: Key> {
     pub(super) pegs: u32,
-    pub(super) space: &'a Space,
+    pub(super) space: &'a Space<K>,
     pub(super) cut: Option<&'a Cut>,
     pub(super) branching: f64,
     pub(super) duplication: f64,
@@ -99,30 +98,30 @@ pub(super) struct Step<'a> {
 
 /// Expands representatives `ks` of positions with `step.pegs` pegs (with path counts `cs`):
 /// every child, canonicalised, summed per distinct key, in the order of `ranking`.
-pub(super) fn expand<R: Ranking>(
-    ks: &[u64],
+pub(super) fn expand<K: Key, R: Ranking<K>>(
+    ks: &[K],
     cs: &[u128],
-    step: Step,
+    step: Step<K>,
     ranking: R,
-) -> Result<Expanded, CountError> {
+) -> Result<Expanded<K>, CountError> {
     // Most levels' path counts fit 64 bits: their children, and the sums of those, are then
     // 16 bytes, not 24. Where a sum turns out not to fit, the level is redone wide.
     if cs.iter().all(|&c| c <= u128::from(u64::MAX)) {
-        match expand_with::<Narrow, R>(ks, cs, step, ranking) {
+        match expand_with::<Narrow<K>, R>(ks, cs, step, ranking) {
             Err(CountError::Overflow) => {}
             done => return done,
         }
     }
-    expand_with::<Child, R>(ks, cs, step, ranking)
+    expand_with::<Child<K>, R>(ks, cs, step, ranking)
 }
 
 /// [`expand`] with children packed as `C`.
-pub(super) fn expand_with<C: Packed, R: Ranking>(
-    ks: &[u64],
+pub(super) fn expand_with<C: Packed, R: Ranking<C::K>>(
+    ks: &[C::K],
     cs: &[u128],
-    step: Step,
+    step: Step<C::K>,
     ranking: R,
-) -> Result<Expanded, CountError> {
+) -> Result<Expanded<C::K>, CountError> {
     let Step {
         pegs,
         space,
@@ -142,7 +141,7 @@ pub(super) fn expand_with<C: Packed, R: Ranking>(
         };
         space.for_each_child_of(k, images.as_ref(), |holes, child| {
             any = true;
-            if cut.is_some_and(|c| !c.keeps(k ^ holes)) {
+            if cut.is_some_and(|c| !c.keeps(k.xor(holes))) {
                 return;
             }
             part.push(child, c);
@@ -157,14 +156,14 @@ pub(super) fn expand_with<C: Packed, R: Ranking>(
 /// Calls `each` on every key of `ks` (with its count from `cs`) in parallel chunks; what it
 /// pushes is summed per distinct key. About `branching` keys are pushed per key given, and
 /// `duplication` pushes per distinct key, which sizes the buffers.
-pub(super) fn gather<C: Packed, R: Ranking>(
+pub(super) fn gather<C: Packed, R: Ranking<C::K>>(
     ranking: R,
-    ks: &[u64],
+    ks: &[C::K],
     cs: &[u128],
     branching: f64,
     duplication: f64,
-    each: impl Fn(u64, u128, &mut Part<C, R>) + Sync,
-) -> Result<Expanded, CountError> {
+    each: impl Fn(C::K, u128, &mut Part<C, R>) + Sync,
+) -> Result<Expanded<C::K>, CountError> {
     let chunk = (ks.len() / (rayon::current_num_threads() * 4)).max(1024);
     // Pushes go straight into hash buckets, so that each bucket can be summed and sorted on
     // its own, in cache, in parallel: no global sort of the whole level.
@@ -212,7 +211,7 @@ pub(super) fn gather<C: Packed, R: Ranking>(
     // Each bucket's pushes are summed in a hash table first (there are several per distinct
     // key), which reads out in rank order.
     let expect = 1.5 / duplication;
-    let merged: Vec<(Vec<u64>, Vec<u128>)> = buckets
+    let merged: Vec<(Vec<C::K>, Vec<u128>)> = buckets
         .into_par_iter()
         .map(|pieces| {
             let n: usize = pieces.iter().map(Vec::len).sum();

@@ -8,34 +8,35 @@ use crate::bitset::Bits;
 use crate::count::packed::{rank, Child, Narrow, Spread};
 use crate::count::step::{expand, gather, Kept, Step};
 use crate::count::CountError;
+use crate::key::Key;
 use crate::problem::Problem;
 use crate::space::{Dense, Space};
-use crate::spill;
+use crate::spill::{self, Value};
 use crate::symmetry::Canonicalizer;
 
 /// The winning representatives of each level as board positions (canonical under the
 /// canonicaliser given, which must come from [`group_of`]), each level in increasing order.
-pub(crate) type Winners = Vec<Vec<u64>>;
+pub(crate) type Winners<K = u64> = Vec<Vec<K>>;
 
 /// The winning representatives of every stored level, in [`rank`] order, by the backward
 /// pass: the finish representatives win; a level's winners are the parents of the next
 /// level's winners (undoing a jump), canonicalised and kept where reachable. Working from the
 /// winners touches far fewer positions than re-expanding every level.
-pub(super) fn backward(
+pub(super) fn backward<K: Key>(
     problem: &Problem,
-    space: &Space,
-    stored: &[Kept],
-    is_target: &[u64],
+    space: &Space<K>,
+    stored: &[Kept<K>],
+    is_target: &[K],
     goal: u32,
     deadline: Option<Instant>,
-) -> Result<Vec<Vec<u64>>, CountError> {
-    let mut found: Vec<Vec<u64>> = vec![Vec::new(); stored.len()];
+) -> Result<Vec<Vec<K>>, CountError> {
+    let mut found: Vec<Vec<K>> = vec![Vec::new(); stored.len()];
     for (depth, level_keys) in stored.iter().enumerate().rev() {
         if deadline.is_some_and(|d| Instant::now() > d) {
             return Err(CountError::Timeout);
         }
-        let pegs = problem.start::<u64>().count() - depth as u32;
-        let candidates: Vec<u64> = if pegs == goal {
+        let pegs = problem.start::<K>().count() - depth as u32;
+        let candidates: Vec<K> = if pegs == goal {
             let mut t = is_target.to_vec();
             t.sort_unstable_by_key(|&k| rank(k));
             t
@@ -67,18 +68,18 @@ pub(super) fn backward(
 /// (read from disk for a spilled level); else of the complements of the smaller level,
 /// canonicalised, with the larger. This touches each position once, where the backward pass
 /// undoes every jump into every winner.
-pub(super) fn self_dual_winners(
+pub(super) fn self_dual_winners<K: Key>(
     problem: &Problem,
-    space: &Space,
-    stored: &[Kept],
+    space: &Space<K>,
+    stored: &[Kept<K>],
     deadline: Option<Instant>,
-) -> Result<Option<Vec<Vec<u64>>>, CountError> {
+) -> Result<Option<Vec<Vec<K>>>, CountError> {
     let Some(finish) = space.self_dual_finish(problem) else {
         return Ok(None);
     };
-    let total = (problem.start::<u64>().count() - finish.count()) as usize;
+    let total = (problem.start::<K>().count() - finish.count()) as usize;
     let mut found = vec![Vec::new(); stored.len()];
-    if space.fold != 0 {
+    if !space.fold.is_zero() {
         // A position and its complement share a key: the winners of both levels are the
         // keys they share, whether the levels are in memory or on disk.
         for k in 0..=total / 2 {
@@ -104,16 +105,16 @@ pub(super) fn self_dual_winners(
             Kept::Mem(keys) => Some(&keys[..]),
             Kept::Keys(..) => None,
         })
-        .collect::<Option<Vec<&[u64]>>>()
+        .collect::<Option<Vec<&[K]>>>()
     else {
         return Ok(None);
     };
     // The canonical complements of `keys`, distinct since `keys` are, in rank order.
     let holes = space.layout.holes();
-    let dual = |keys: &[u64]| -> Result<Vec<u64>, CountError> {
+    let dual = |keys: &[K]| -> Result<Vec<K>, CountError> {
         let zeros = vec![0; keys.len()];
-        let out = gather::<Narrow, _>(Spread, keys, &zeros, 1.0, 1.0, |k, _, part| {
-            part.push(space.canonical(holes ^ k), 0);
+        let out = gather::<Narrow<K>, _>(Spread, keys, &zeros, 1.0, 1.0, |k, _, part| {
+            part.push(space.canonical(holes.xor(k)), 0);
         })?;
         Ok(out.keys)
     };
@@ -141,7 +142,11 @@ pub(super) fn self_dual_winners(
 
 /// The keys two levels share, in [`rank`] order, where one of them at least is on disk: both
 /// are read in [`Dense`] order and merged.
-pub(super) fn shared_keys(a: &Kept, b: &Kept, dense: Dense) -> Result<Vec<u64>, CountError> {
+pub(super) fn shared_keys<K: Key>(
+    a: &Kept<K>,
+    b: &Kept<K>,
+    dense: Dense,
+) -> Result<Vec<K>, CountError> {
     let (mut a, mut b) = (DenseKeys::of(a, dense)?, DenseKeys::of(b, dense)?);
     let mut out = Vec::new();
     let (mut x, mut y) = (a.next()?, b.next()?);
@@ -153,7 +158,7 @@ pub(super) fn shared_keys(a: &Kept, b: &Kept, dense: Dense) -> Result<Vec<u64>, 
             y = b.next()?;
         }
         if u == v {
-            out.push(dense.key(u));
+            out.push(K::of_index(u, dense));
         }
     }
     out.par_sort_unstable_by_key(|&k| rank(k));
@@ -161,16 +166,19 @@ pub(super) fn shared_keys(a: &Kept, b: &Kept, dense: Dense) -> Result<Vec<u64>, 
 }
 
 /// A stored level's [`Dense`] indices in increasing order.
-pub(super) enum DenseKeys {
-    Mem(std::vec::IntoIter<u64>),
-    File(spill::Records),
+pub(super) enum DenseKeys<V> {
+    Mem(std::vec::IntoIter<V>),
+    File(spill::Records<V>),
 }
 
-impl DenseKeys {
-    pub(super) fn of(level: &Kept, dense: Dense) -> Result<DenseKeys, CountError> {
+impl<V: Value> DenseKeys<V> {
+    pub(super) fn of<K: Key<Rank = V>>(
+        level: &Kept<K>,
+        dense: Dense,
+    ) -> Result<DenseKeys<V>, CountError> {
         Ok(match level {
             Kept::Mem(keys) => {
-                let mut indices: Vec<u64> = keys.par_iter().map(|&k| dense.index(k)).collect();
+                let mut indices: Vec<V> = keys.par_iter().map(|&k| k.index(dense)).collect();
                 indices.par_sort_unstable();
                 DenseKeys::Mem(indices.into_iter())
             }
@@ -178,7 +186,7 @@ impl DenseKeys {
         })
     }
 
-    pub(super) fn next(&mut self) -> Result<Option<u64>, CountError> {
+    pub(super) fn next(&mut self) -> Result<Option<V>, CountError> {
         match self {
             DenseKeys::Mem(indices) => Ok(indices.next()),
             DenseKeys::File(records) => Ok(records.next_key()?),
@@ -200,26 +208,26 @@ impl DenseKeys {
 /// Only about half of each game tree is enumerated; when start and finish are complements of
 /// each other (the English central game) the dual levels are the forward ones and one half is
 /// enough. Returns `None` when the finish is not a single position.
-pub(crate) fn winners_meeting(
+pub(crate) fn winners_meeting<K: Key>(
     problem: &Problem,
-    canon: &Canonicalizer,
+    canon: &Canonicalizer<K>,
     max_memory: usize,
     deadline: Option<Instant>,
-) -> Option<Result<Winners, CountError>> {
-    let targets: &[Bits] = &problem.targets();
+) -> Option<Result<Winners<K>, CountError>> {
+    let targets: &[Bits<K>] = &problem.targets();
     let [finish] = targets[..] else {
         return None;
     };
     Some(meet(problem, canon, finish, max_memory, deadline))
 }
 
-pub(super) fn meet(
+pub(super) fn meet<K: Key>(
     problem: &Problem,
-    canon: &Canonicalizer,
-    finish: Bits,
+    canon: &Canonicalizer<K>,
+    finish: Bits<K>,
     max_memory: usize,
     deadline: Option<Instant>,
-) -> Result<Winners, CountError> {
+) -> Result<Winners<K>, CountError> {
     let m = Meeting::new(problem, finish, false, max_memory, deadline)?;
     let pairs = middle_pairs(&m.space, m.forward_middle(), m.dual_middle());
     winners_from(problem, canon, &m, finish, &pairs, deadline)
@@ -229,37 +237,37 @@ pub(super) fn meet(
 /// from the finish's complement, each to its side of the middle (when start and finish are
 /// complements the dual levels are the forward ones, computed once), with their path counts
 /// when asked.
-struct Meeting {
-    space: Space,
+struct Meeting<K: Key> {
+    space: Space<K>,
     total: usize,
     middle: usize,
-    forward: Vec<Vec<u64>>,
+    forward: Vec<Vec<K>>,
     forward_counts: PathCounts,
     /// `None` when the problem is its own dual.
-    dual: Option<(Vec<Vec<u64>>, PathCounts)>,
+    dual: Option<(Vec<Vec<K>>, PathCounts)>,
 }
 
-impl Meeting {
+impl<K: Key> Meeting<K> {
     /// The levels, each side within `side_memory` bytes.
     fn new(
         problem: &Problem,
-        finish: Bits,
+        finish: Bits<K>,
         counted: bool,
         side_memory: usize,
         deadline: Option<Instant>,
-    ) -> Result<Meeting, CountError> {
+    ) -> Result<Meeting<K>, CountError> {
         let space = Space::new(problem, true);
-        let holes = space.layout.holes();
-        let total = (problem.start::<u64>().count() - finish.count()) as usize;
+        let holes: K = space.layout.holes();
+        let total = (problem.start::<K>().count() - finish.count()) as usize;
         let middle = total / 2;
         let start = space.key(problem.start());
-        let dual_start = space.canonical(holes ^ space.layout.key(finish));
+        let dual_start = space.canonical(holes.xor(space.layout.key(finish)));
         let self_dual = dual_start == start;
         let reach = if self_dual { total - middle } else { middle };
         let (forward, forward_counts) = levels_counted(
             &space,
             start,
-            problem.start::<u64>().count(),
+            problem.start::<K>().count(),
             reach,
             side_memory,
             deadline,
@@ -289,16 +297,16 @@ impl Meeting {
     }
 
     /// The dual game's levels.
-    fn dual_levels(&self) -> &[Vec<u64>] {
+    fn dual_levels(&self) -> &[Vec<K>] {
         self.dual.as_ref().map_or(&self.forward, |d| &d.0)
     }
 
-    fn forward_middle(&self) -> &[u64] {
+    fn forward_middle(&self) -> &[K] {
         &self.forward[self.middle]
     }
 
     /// The dual level that meets the forward middle.
-    fn dual_middle(&self) -> &[u64] {
+    fn dual_middle(&self) -> &[K] {
         &self.dual_levels()[self.total - self.middle]
     }
 
@@ -311,27 +319,27 @@ impl Meeting {
 
 /// The winners of every level from the meeting's levels, given the middle's `pairs`
 /// ([`middle_pairs`] of the forward middle and the dual level it meets).
-fn winners_from(
+fn winners_from<K: Key>(
     problem: &Problem,
-    canon: &Canonicalizer,
-    m: &Meeting,
-    finish: Bits,
+    canon: &Canonicalizer<K>,
+    m: &Meeting<K>,
+    finish: Bits<K>,
     pairs: &[(u32, u32)],
     deadline: Option<Instant>,
-) -> Result<Winners, CountError> {
+) -> Result<Winners<K>, CountError> {
     let (space, forward, dual) = (&m.space, &m.forward, m.dual_levels());
     let holes = space.layout.holes();
     let (total, middle) = (m.total, m.middle);
     // The middle's winners: reachable from the start, and complements of positions the dual
     // game reaches.
-    let mut winners: Winners = vec![Vec::new(); total + 1];
+    let mut winners: Winners<K> = vec![Vec::new(); total + 1];
     winners[middle] = pairs
         .iter()
         .map(|&(i, _)| forward[middle][i as usize])
         .collect();
     // Towards the start: parents of winners that are reachable.
     for depth in (0..middle).rev() {
-        let pegs = problem.start::<u64>().count() - depth as u32 - 1;
+        let pegs = problem.start::<K>().count() - depth as u32 - 1;
         let parents = parents_of(&winners[depth + 1], pegs, space)?;
         winners[depth] = intersect_sorted(&parents, &forward[depth]);
     }
@@ -340,17 +348,17 @@ fn winners_from(
     // reachable here). The dual game's winners below the middle come as the start's do:
     // parents of the next level's winners that the dual levels hold, from the complements of
     // the middle's winners. No child is expanded and nothing is looked up per child.
-    let complements = |level: &[u64]| -> Vec<u64> {
-        let mut out: Vec<u64> = level
+    let complements = |level: &[K]| -> Vec<K> {
+        let mut out: Vec<K> = level
             .par_iter()
-            .map(|&k| space.canonical(holes ^ k))
+            .map(|&k| space.canonical(holes.xor(k)))
             .collect();
         out.par_sort_unstable_by_key(|&k| rank(k));
         out
     };
     let dual_depth = total - middle;
     let dual_pegs = holes.count_ones() - finish.count();
-    let mut dual_winners: Vec<Vec<u64>> = vec![Vec::new(); dual_depth + 1];
+    let mut dual_winners: Vec<Vec<K>> = vec![Vec::new(); dual_depth + 1];
     if m.dual.is_none() {
         // The problem is its own dual (the same start and finish, not only up to symmetry:
         // the group fixes both), so the dual game's winners are the ones just found, and the
@@ -372,7 +380,7 @@ fn winners_from(
     for depth in middle + 1..=total {
         winners[depth] = complements(&dual_winners[total - depth]);
     }
-    let pegs = problem.start::<u64>().count();
+    let pegs = problem.start::<K>().count();
     Ok(winners
         .iter()
         .enumerate()
@@ -384,12 +392,12 @@ fn winners_from(
 /// `dual[j]` up to symmetry, in increasing `i`. Both levels are in [`rank`] order; the
 /// complements are canonicalised in parallel, sorted, and merged with the dual level in one
 /// pass, which touches memory in order where a search per key would miss the cache each time.
-fn middle_pairs(space: &Space, forward: &[u64], dual: &[u64]) -> Vec<(u32, u32)> {
+fn middle_pairs<K: Key>(space: &Space<K>, forward: &[K], dual: &[K]) -> Vec<(u32, u32)> {
     let holes = space.layout.holes();
-    let mut complements: Vec<(u64, u32)> = forward
+    let mut complements: Vec<(K::Rank, u32)> = forward
         .par_iter()
         .enumerate()
-        .map(|(i, &k)| (rank(space.canonical(holes ^ k)), i as u32))
+        .map(|(i, &k)| (rank(space.canonical(holes.xor(k))), i as u32))
         .collect();
     complements.par_sort_unstable_by_key(|&(r, _)| r);
     let mut pairs = Vec::new();
@@ -409,13 +417,13 @@ fn middle_pairs(space: &Space, forward: &[u64], dual: &[u64]) -> Vec<(u32, u32)>
 /// The canonical parents of `winners` (keys of positions with `pegs` pegs): every position one
 /// jump before one of them (undoing a jump: its landing hole full, the other two empty),
 /// distinct, in [`rank`] order.
-pub(super) fn parents_of(
-    winners: &[u64],
+pub(super) fn parents_of<K: Key>(
+    winners: &[K],
     pegs: u32,
-    space: &Space,
-) -> Result<Vec<u64>, CountError> {
+    space: &Space<K>,
+) -> Result<Vec<K>, CountError> {
     let zeros = vec![0; winners.len()];
-    let out = gather::<Narrow, _>(Spread, winners, &zeros, 8.0, 4.0, |w, _, part| {
+    let out = gather::<Narrow<K>, _>(Spread, winners, &zeros, 8.0, 4.0, |w, _, part| {
         space.for_each_parent(space.unfold(w, pegs), |p| part.push(p, 0));
     })?;
     Ok(out.keys)
@@ -428,26 +436,27 @@ type PathCounts = Vec<Vec<u128>>;
 /// `pegs` pegs), each in [`rank`] order, with each level's path counts when `counted` (else
 /// none: ones in their place keep the children narrow). A count `T(R)` is the number of jump sequences from the start
 /// to any position of the orbit `R`.
-pub(super) fn levels_counted(
-    space: &Space,
-    start: u64,
+pub(super) fn levels_counted<K: Key>(
+    space: &Space<K>,
+    start: K,
     pegs: u32,
     depth: usize,
     max_memory: usize,
     deadline: Option<Instant>,
     counted: bool,
-) -> Result<(Vec<Vec<u64>>, PathCounts), CountError> {
+) -> Result<(Vec<Vec<K>>, PathCounts), CountError> {
     let mut out = vec![vec![start]];
     let mut counts = vec![1u128];
     let mut kept: Vec<Vec<u128>> = Vec::new();
-    let (mut used, mut branching, mut duplication) = (8usize, 1.0f64, 1.0f64);
+    let key_size = std::mem::size_of::<K>();
+    let (mut used, mut branching, mut duplication) = (key_size, 1.0f64, 1.0f64);
     while out.len() <= depth {
         if deadline.is_some_and(|d| Instant::now() > d) {
             return Err(CountError::Timeout);
         }
         let keys = out.last().map_or(&[][..], |l| &l[..]);
         let needed =
-            used + (keys.len() as f64 * branching * 1.5) as usize * std::mem::size_of::<Child>();
+            used + (keys.len() as f64 * branching * 1.5) as usize * std::mem::size_of::<Child<K>>();
         if needed > max_memory {
             return Err(CountError::Memory {
                 level: out.len() as u32,
@@ -465,7 +474,7 @@ pub(super) fn levels_counted(
         let next = expand(keys, &counts, step, Spread)?;
         branching = next.children as f64 / keys.len().max(1) as f64;
         duplication = (next.children as f64 / next.keys.len().max(1) as f64).max(1.0);
-        used += next.keys.len() * if counted { 24 } else { 8 };
+        used += next.keys.len() * if counted { key_size + 16 } else { key_size };
         if counted {
             kept.push(std::mem::replace(&mut counts, next.counts));
         } else {
@@ -497,13 +506,13 @@ pub(super) fn levels_counted(
 /// ```
 ///
 /// with every division exact. The winning positions are the meeting's (`meet`).
-pub(crate) fn solutions_meeting(
+pub(crate) fn solutions_meeting<K: Key>(
     problem: &Problem,
-    canon: &Canonicalizer,
+    canon: &Canonicalizer<K>,
     max_memory: usize,
     deadline: Option<Instant>,
-) -> Option<Result<(u128, Winners), CountError>> {
-    let [finish] = problem.targets::<u64>()[..] else {
+) -> Option<Result<(u128, Winners<K>), CountError>> {
+    let [finish] = problem.targets::<K>()[..] else {
         return None;
     };
     Some((|| {
@@ -535,20 +544,21 @@ pub(crate) fn solutions_meeting(
 
 /// The keys in both lists, each sorted by [`rank`]: the lists are cut at the same ranks into
 /// pieces intersected in parallel.
-pub(super) fn intersect_sorted(a: &[u64], b: &[u64]) -> Vec<u64> {
+pub(super) fn intersect_sorted<K: Key>(a: &[K], b: &[K]) -> Vec<K> {
     const PIECES: u64 = 64;
     if a.len().min(b.len()) < 1 << 16 {
         return intersect_run(a, b);
     }
-    // Piece `i` of a list: its keys of rank from `i` to `i + 1` times MAX / PIECES.
-    let piece = |list: &'_ [u64], i: u64| -> std::ops::Range<usize> {
+    // Piece `i` of a list: its keys whose rank's head is from `i` to `i + 1` times
+    // MAX / PIECES.
+    let piece = |list: &'_ [K], i: u64| -> std::ops::Range<usize> {
         let cut = |i: u64| match i {
             PIECES => list.len(),
-            _ => list.partition_point(|&k| rank(k) < i * (u64::MAX / PIECES)),
+            _ => list.partition_point(|&k| rank(k).head() < i * (u64::MAX / PIECES)),
         };
         cut(i)..cut(i + 1)
     };
-    let pieces: Vec<Vec<u64>> = (0..PIECES)
+    let pieces: Vec<Vec<K>> = (0..PIECES)
         .into_par_iter()
         .map(|i| intersect_run(&a[piece(a, i)], &b[piece(b, i)]))
         .collect();
@@ -556,7 +566,7 @@ pub(super) fn intersect_sorted(a: &[u64], b: &[u64]) -> Vec<u64> {
 }
 
 /// [`intersect_sorted`] in one pass.
-pub(super) fn intersect_run(a: &[u64], b: &[u64]) -> Vec<u64> {
+pub(super) fn intersect_run<K: Key>(a: &[K], b: &[K]) -> Vec<K> {
     let (mut i, mut j) = (0, 0);
     let mut out = Vec::new();
     while i < a.len() && j < b.len() {

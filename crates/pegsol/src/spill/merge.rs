@@ -9,18 +9,18 @@ use rayon::prelude::*;
 
 use crate::spill::read::{Start, Trailer};
 use crate::spill::write::Writer;
-use crate::spill::Records;
+use crate::spill::{Records, Value};
 
 /// The most runs one merge reads at once: bounds the open files and the read buffers.
 pub(super) const FAN_IN: usize = 64;
 
-/// Merges sorted runs (of values up to `last`) into files named by `name`, summing the
-/// counts of equal values with `add` (which fails on overflow). The range of values is cut
-/// into `pieces` equal parts, found in each run by a binary search of its index, and the parts
+/// Merges sorted runs (of values whose heads are up to `last`) into files named by `name`,
+/// summing the counts of equal values with `add` (which fails on overflow). The range of
+/// heads is cut into `pieces` equal parts, found in each run by a binary search of its index, and the parts
 /// are merged in parallel, each into its own file: the files in order make the merged level.
 /// More than [`FAN_IN`] runs are first merged in groups (in parallel) into fewer, longer runs.
 /// Returns the files and the number of distinct values written.
-pub(crate) fn merge<E: From<std::io::Error> + Send>(
+pub(crate) fn merge<V: Value, E: From<std::io::Error> + Send>(
     runs: &[PathBuf],
     mut name: impl FnMut() -> PathBuf,
     pieces: u64,
@@ -41,7 +41,7 @@ pub(crate) fn merge<E: From<std::io::Error> + Send>(
             .map(|(group, out)| {
                 let readers = group
                     .iter()
-                    .map(|run| Records::open_all(std::slice::from_ref(run)))
+                    .map(|run| Records::<V>::open_all(std::slice::from_ref(run)))
                     .collect::<std::io::Result<Vec<_>>>()?;
                 merge_into(readers, out, &add)
             })
@@ -53,7 +53,7 @@ pub(crate) fn merge<E: From<std::io::Error> + Send>(
             }
         }
     }
-    let result = merge_pieces(merged.as_deref().unwrap_or(runs), name, pieces, last, &add);
+    let result = merge_pieces::<V, E>(merged.as_deref().unwrap_or(runs), name, pieces, last, &add);
     for run in merged.unwrap_or_default() {
         let _ = std::fs::remove_file(run);
     }
@@ -61,7 +61,7 @@ pub(crate) fn merge<E: From<std::io::Error> + Send>(
 }
 
 /// [`merge`] of at most [`FAN_IN`] runs.
-pub(super) fn merge_pieces<E: From<std::io::Error> + Send>(
+pub(super) fn merge_pieces<V: Value, E: From<std::io::Error> + Send>(
     runs: &[PathBuf],
     mut name: impl FnMut() -> PathBuf,
     pieces: u64,
@@ -69,7 +69,7 @@ pub(super) fn merge_pieces<E: From<std::io::Error> + Send>(
     add: &(impl Fn(u128, u128) -> Result<u128, E> + Sync),
 ) -> Result<(Vec<PathBuf>, usize), E> {
     let pieces = pieces.clamp(1, last.saturating_add(1).max(1));
-    // Piece `p` holds the values from `bound(p)` up to `bound(p + 1)`.
+    // Piece `p` holds the heads from `bound(p)` up to `bound(p + 1)`.
     let bound = |p: u64| p * (last / pieces);
     // starts[r][p]: where piece `p` starts in run `r`: the last block that begins below the
     // piece's first value.
@@ -100,7 +100,7 @@ pub(super) fn merge_pieces<E: From<std::io::Error> + Send>(
             let readers = runs
                 .iter()
                 .zip(&starts)
-                .map(|(run, at)| Records::open_range(run, at[p], until))
+                .map(|(run, at)| Records::<V>::open_range(run, at[p], until))
                 .collect::<std::io::Result<Vec<_>>>()?;
             merge_into(readers, out, add)
         })
@@ -110,8 +110,8 @@ pub(super) fn merge_pieces<E: From<std::io::Error> + Send>(
 
 /// Merges `readers` (each in increasing order) into the file `out`; returns the records
 /// written.
-pub(super) fn merge_into<E: From<std::io::Error>>(
-    mut readers: Vec<Records>,
+pub(super) fn merge_into<V: Value, E: From<std::io::Error>>(
+    mut readers: Vec<Records<V>>,
     out: &Path,
     add: &impl Fn(u128, u128) -> Result<u128, E>,
 ) -> Result<usize, E> {
@@ -129,7 +129,7 @@ pub(super) fn merge_into<E: From<std::io::Error>>(
     }
     let mut w = Writer::create(out, true)?;
     let mut written = 0usize;
-    let mut pending: Option<(u64, u128)> = None;
+    let mut pending: Option<(V, u128)> = None;
     while let Some(mut top) = heap.peek_mut() {
         let Reverse((v, i)) = *top;
         let c = heads[i];

@@ -1,15 +1,18 @@
 //! External memory for `count`: levels and sorted runs of children as files.
 //!
-//! A file holds records in increasing order of a `u64` value (a position's index in the
-//! order levels are kept in on disk, `count::Dense`), each with its path count (`u128`), or
-//! without it in a level kept for the backward pass. A value is stored as its gap from the
-//! one before: a sorted level's indices are dense, so that the gaps are small. A record is a
-//! tag byte with the lengths of its gap and count, then both in as few bytes as they need; a
-//! value alone is its gap as a LEB128 varint (seven bits a byte). Against fixed fields (24
-//! and 8 bytes), the English count's scratch files peak at a third of the room.
+//! A file holds records in increasing order of a [`Value`] (a position's index in the
+//! order levels are kept in on disk, `space::Dense`), each with its path count (`u128`), or
+//! without it in a level kept for the backward pass. A value is a leading `u64` word, its
+//! *head*, and on boards past 64 holes one or three more words that break ties between equal
+//! heads. The head is stored as its gap from the one before: a sorted level's indices are
+//! dense, so that the gaps are small; the other words follow whole. A record is a tag byte
+//! with the lengths of its gap and count, then the gap, the other words and the count, the
+//! gap and the count in as few bytes as they need; a value alone is its gap as a LEB128
+//! varint (seven bits a byte), then its other words. Against fixed fields (24 and 8 bytes),
+//! the English count's scratch files peak at a third of the room.
 //!
-//! After the records come an index, one entry per [`BLOCK`] records (the block's first value,
-//! the value before it and its byte offset), so that a merge can cut a file by value with a
+//! After the records come an index, one entry per [`BLOCK`] records (the block's first head,
+//! the head before it and its byte offset), so that a merge can cut a file by head with a
 //! binary search instead of reading it, and a trailer: the records' length in bytes, their
 //! number, the index's length, whether counts are present, and a magic number.
 
@@ -33,8 +36,9 @@ const BLOCK: u64 = 4096;
 const MAGIC: u64 = u64::from_le_bytes(*b"pegsolv1");
 /// Bytes of the trailer: five words.
 const TRAILER: u64 = 40;
-/// The most bytes a record takes: a tag, an 8-byte gap and a 16-byte count.
-const MAX_RECORD: usize = 25;
+/// The most bytes a record takes: a tag, an 8-byte gap, three more words of a value and a
+/// 16-byte count.
+const MAX_RECORD: usize = 49;
 /// `LOW_BYTES[n]`: the low `n` bytes of a word set.
 const LOW_BYTES: [u64; 9] = {
     let mut m = [0u64; 9];
@@ -45,6 +49,55 @@ const LOW_BYTES: [u64; 9] = {
     }
     m
 };
+
+/// What a spill file is sorted by: a leading word, the *head* (gap-coded, and what files are
+/// cut by), then [`TAIL`](Value::TAIL) words stored whole. Values compare as their head,
+/// then their tail in order.
+pub(crate) trait Value: Copy + Ord + Send + Sync + std::fmt::Debug + 'static {
+    /// Words after the head: 0 for one word, at most 3.
+    const TAIL: usize;
+    /// The leading word.
+    fn head(self) -> u64;
+    /// Word `i` after the head (`i < TAIL`).
+    fn tail(self, i: usize) -> u64;
+    /// The value of a head and the words after it.
+    fn of_words(head: u64, tail: impl Fn(usize) -> u64) -> Self;
+}
+
+impl Value for u64 {
+    const TAIL: usize = 0;
+    #[inline(always)]
+    fn head(self) -> u64 {
+        self
+    }
+    #[inline(always)]
+    fn tail(self, _: usize) -> u64 {
+        0
+    }
+    #[inline(always)]
+    fn of_words(head: u64, _: impl Fn(usize) -> u64) -> u64 {
+        head
+    }
+}
+
+impl<const N: usize> Value for [u64; N] {
+    const TAIL: usize = {
+        assert!(N >= 1 && N <= 4, "a value of one to four words");
+        N - 1
+    };
+    #[inline(always)]
+    fn head(self) -> u64 {
+        self[0]
+    }
+    #[inline(always)]
+    fn tail(self, i: usize) -> u64 {
+        self[1 + i]
+    }
+    #[inline(always)]
+    fn of_words(head: u64, tail: impl Fn(usize) -> u64) -> [u64; N] {
+        std::array::from_fn(|i| if i == 0 { head } else { tail(i - 1) })
+    }
+}
 
 /// What every scratch directory's name starts with; then the owner's process id, a dash and
 /// the time it was made, e.g. `pegsol-count-4242-1733000000000000000`.

@@ -4,7 +4,7 @@ use std::fs::File;
 use std::io::{ErrorKind, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
-use crate::spill::{BLOCK, LOW_BYTES, MAGIC, MAX_RECORD, TRAILER};
+use crate::spill::{Value, BLOCK, LOW_BYTES, MAGIC, MAX_RECORD, TRAILER};
 
 /// The varint at `buf[*at..]`, moving `at` past it; `None` if it runs off the end or past
 /// 64 bits.
@@ -75,7 +75,7 @@ impl Trailer {
         })
     }
 
-    /// The index: per block, its first value, the value before it, its offset.
+    /// The index: per block, its first head, the head before it, its offset.
     pub(super) fn index(&self, file: &mut File) -> std::io::Result<Vec<[u64; 3]>> {
         let mut bytes = vec![0u8; self.blocks as usize * 24];
         file.seek(SeekFrom::Start(self.data))?;
@@ -87,8 +87,8 @@ impl Trailer {
     }
 }
 
-/// Where a reader starts in a file: a byte offset at a block, the value before it, and the
-/// least value to return (smaller ones in that block are skipped).
+/// Where a reader starts in a file: a byte offset at a block, the head before it, and the
+/// least head to return (smaller ones in that block are skipped).
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct Start {
     pub(super) offset: u64,
@@ -97,8 +97,8 @@ pub(super) struct Start {
 }
 
 /// Reads records in order from consecutive files (a level stored in parts), or the records of
-/// one file with values in a range; decoded from a buffer filled a quarter megabyte at a time.
-pub(crate) struct Records {
+/// one file with heads in a range; decoded from a buffer filled a quarter megabyte at a time.
+pub(crate) struct Records<V> {
     /// Whether the files hold counts.
     pub(super) counts: bool,
     /// Files still to read, in reverse order.
@@ -112,10 +112,12 @@ pub(crate) struct Records {
     pub(super) buf: Vec<u8>,
     pub(super) end: usize,
     pub(super) at: usize,
+    /// The head before.
     pub(super) prev: u64,
-    /// Values below it are skipped, and from `until` on the reader ends.
+    /// Heads below it are skipped, and from `until` on the reader ends.
     pub(super) from: u64,
     pub(super) until: Option<u64>,
+    pub(super) value: std::marker::PhantomData<V>,
 }
 
 /// The little-endian word at byte `at` of `bytes` (the trailer's, the index's and a record's
@@ -125,39 +127,41 @@ pub(super) fn le_word(bytes: &[u8], at: usize) -> u64 {
     u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"))
 }
 
-/// The record at the start of `r`: its gap, its count and its length in bytes; `None` if
-/// its tag is not one a writer makes.
+/// The record at the start of `r`, for values with `tail` words after the head: its gap,
+/// the byte where its other words start, its count and its length in bytes; `None` if its
+/// tag is not one a writer makes.
 #[inline(always)]
-pub(super) fn record_at(r: &[u8; MAX_RECORD]) -> Option<(u64, u128, usize)> {
+pub(super) fn record_at(r: &[u8; MAX_RECORD], tail: usize) -> Option<(u64, usize, u128, usize)> {
     let gap_len = usize::from(r[0] & 7) + 1;
     let count_len = usize::from(r[0] >> 3);
     let word = |at: usize| le_word(r, at);
     let gap = word(1) & LOW_BYTES[gap_len];
+    let at = 1 + gap_len + 8 * tail;
     // Count bytes past the length belong to the next record: masked off.
-    let (low, high) = (word(1 + gap_len), word(9 + gap_len));
+    let (low, high) = (word(at), word(at + 8));
     let count = match count_len {
         0..=8 => u128::from(low & LOW_BYTES[count_len]),
         9..=16 => u128::from(low) | u128::from(high & LOW_BYTES[count_len - 8]) << 64,
         _ => return None,
     };
-    Some((gap, count, 1 + gap_len + count_len))
+    Some((gap, 1 + gap_len, count, at + count_len))
 }
 
-impl Records {
+impl<V: Value> Records<V> {
     /// A quarter megabyte: a merge reads up to [`FAN_IN`] runs at once on each thread.
     const BUFFER: usize = 1 << 18;
 
     /// The records of `paths`, one file after another.
-    pub(crate) fn open_all(paths: &[PathBuf]) -> std::io::Result<Records> {
+    pub(crate) fn open_all(paths: &[PathBuf]) -> std::io::Result<Records<V>> {
         Records::open_kind(paths, true)
     }
 
     /// The values of `paths`, files of values alone (see [`KeyWriter`]), one after another.
-    pub(crate) fn keys(paths: &[PathBuf]) -> std::io::Result<Records> {
+    pub(crate) fn keys(paths: &[PathBuf]) -> std::io::Result<Records<V>> {
         Records::open_kind(paths, false)
     }
 
-    pub(super) fn open_kind(paths: &[PathBuf], counts: bool) -> std::io::Result<Records> {
+    pub(super) fn open_kind(paths: &[PathBuf], counts: bool) -> std::io::Result<Records<V>> {
         let mut r = Records {
             counts,
             todo: paths.iter().rev().cloned().collect(),
@@ -170,17 +174,18 @@ impl Records {
             prev: 0,
             from: 0,
             until: None,
+            value: std::marker::PhantomData,
         };
         r.next_file()?;
         Ok(r)
     }
 
-    /// The records of `path` from `start`, up to (not including) the value `until`.
+    /// The records of `path` from `start`, up to (not including) the head `until`.
     pub(super) fn open_range(
         path: &Path,
         start: Start,
         until: Option<u64>,
-    ) -> std::io::Result<Records> {
+    ) -> std::io::Result<Records<V>> {
         let mut file = File::open(path)?;
         let t = Trailer::read(&mut file, path)?;
         if !t.counts {
@@ -199,6 +204,7 @@ impl Records {
             prev: start.prev,
             from: start.from,
             until,
+            value: std::marker::PhantomData,
         })
     }
 
@@ -249,27 +255,32 @@ impl Records {
 
     /// Decodes the next record from the buffer, which [`fill`](Self::fill) has filled.
     #[inline]
-    pub(super) fn decode(&mut self) -> std::io::Result<(u64, u128)> {
-        let (gap, count) = if self.counts {
+    pub(super) fn decode(&mut self) -> std::io::Result<(V, u128)> {
+        let (gap, tail, count) = if self.counts {
             let r = self.buf[self.at..self.at + MAX_RECORD]
                 .try_into()
                 .expect("a whole record");
-            let Some((gap, count, len)) = record_at(r) else {
+            let Some((gap, tail, count, len)) = record_at(r, V::TAIL) else {
                 return Err(self.damaged());
             };
+            let tail = self.at + tail;
             self.at += len;
-            if self.at > self.end {
-                return Err(self.damaged());
-            }
-            (gap, count)
+            (gap, tail, count)
         } else {
             let Some(gap) = get_varint(&self.buf[..self.end], &mut self.at) else {
                 return Err(self.damaged());
             };
-            (gap, 0)
+            let tail = self.at;
+            self.at += 8 * V::TAIL;
+            (gap, tail, 0)
         };
+        if self.at > self.end {
+            return Err(self.damaged());
+        }
         self.prev = self.prev.wrapping_add(gap);
-        Ok((self.prev, count))
+        let buf = &self.buf;
+        let value = V::of_words(self.prev, |i| le_word(buf, tail + 8 * i));
+        Ok((value, count))
     }
 
     #[cold]
@@ -279,16 +290,16 @@ impl Records {
 
     /// The next record in range, or `None` at the end.
     #[inline]
-    pub(super) fn next_any(&mut self) -> std::io::Result<Option<(u64, u128)>> {
+    pub(super) fn next_any(&mut self) -> std::io::Result<Option<(V, u128)>> {
         loop {
             if !self.fill()? {
                 return Ok(None);
             }
             let (v, c) = self.decode()?;
-            if v < self.from {
+            if v.head() < self.from {
                 continue;
             }
-            if self.until.is_some_and(|u| v >= u) {
+            if self.until.is_some_and(|u| v.head() >= u) {
                 self.file = None;
                 self.todo.clear();
                 (self.end, self.at) = (0, 0);
@@ -300,20 +311,20 @@ impl Records {
 
     /// The next value of a file of values alone, or `None` at the end.
     #[inline]
-    pub(crate) fn next_key(&mut self) -> std::io::Result<Option<u64>> {
+    pub(crate) fn next_key(&mut self) -> std::io::Result<Option<V>> {
         debug_assert!(!self.counts);
         Ok(self.next_any()?.map(|(v, _)| v))
     }
 
     /// The next record, or `None` at the end.
     #[inline]
-    pub(crate) fn next_record(&mut self) -> std::io::Result<Option<(u64, u128)>> {
+    pub(crate) fn next_record(&mut self) -> std::io::Result<Option<(V, u128)>> {
         debug_assert!(self.counts);
         self.next_any()
     }
 
     /// Up to `n` records.
-    pub(crate) fn chunk(&mut self, n: usize) -> std::io::Result<(Vec<u64>, Vec<u128>)> {
+    pub(crate) fn chunk(&mut self, n: usize) -> std::io::Result<(Vec<V>, Vec<u128>)> {
         let (mut values, mut counts) = (Vec::with_capacity(n), Vec::with_capacity(n));
         while values.len() < n {
             match self.next_record()? {

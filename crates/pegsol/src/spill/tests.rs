@@ -5,7 +5,7 @@ use crate::spill::merge::FAN_IN;
 
 /// The values of a file of records, as a file of values alone.
 fn keys_of(records: &Path, out: PathBuf) -> PathBuf {
-    let (values, _) = Records::open_all(&[records.to_path_buf()])
+    let (values, _) = Records::<u64>::open_all(&[records.to_path_buf()])
         .unwrap()
         .chunk(1 << 20)
         .unwrap();
@@ -19,7 +19,7 @@ fn keys_of(records: &Path, out: PathBuf) -> PathBuf {
 }
 
 fn read_all(parts: &[PathBuf]) -> Vec<(u64, u128)> {
-    let mut r = Records::open_all(parts).unwrap();
+    let mut r = Records::<u64>::open_all(parts).unwrap();
     let mut got = Vec::new();
     while let Some(rec) = r.next_record().unwrap() {
         got.push(rec);
@@ -35,10 +35,10 @@ fn runs_merge_in_order_with_counts_summed() {
     write(&a, &[1, 3, 5], &[1, 1, u128::from(u64::MAX) + 1]).unwrap();
     write(&b, &[2, 3, 6], &[10, 10, 10]).unwrap();
     let (parts, n) =
-        merge::<std::io::Error>(&[a, b], || dir.file("level"), 1, u64::MAX, |x, y| Ok(x + y))
+        merge::<u64, std::io::Error>(&[a, b], || dir.file("level"), 1, u64::MAX, |x, y| Ok(x + y))
             .unwrap();
     assert_eq!(n, 5);
-    let mut r = Records::open_all(&parts).unwrap();
+    let mut r = Records::<u64>::open_all(&parts).unwrap();
     let (keys, counts) = r.chunk(100).unwrap();
     assert_eq!(keys, [1, 2, 3, 5, 6]);
     assert_eq!(counts, [1, 10, 11, u128::from(u64::MAX) + 1, 10]);
@@ -113,7 +113,7 @@ fn records_read_back_as_written_and_take_few_bytes() {
         .all(|(g, (&v, &c))| *g == (v, c)));
     // Values alone.
     let keys = [keys_of(&path, dir.file("keys"))];
-    let mut r = Records::keys(&keys).unwrap();
+    let mut r = Records::<u64>::keys(&keys).unwrap();
     for &v in &values {
         assert_eq!(r.next_key().unwrap(), Some(v));
     }
@@ -130,12 +130,12 @@ fn damaged_files_are_errors_not_panics() {
     let bytes = std::fs::read(&path).unwrap();
     // Cut short: the trailer is gone.
     std::fs::write(&path, &bytes[..bytes.len() - 1]).unwrap();
-    assert!(Records::open_all(std::slice::from_ref(&path)).is_err());
+    assert!(Records::<u64>::open_all(std::slice::from_ref(&path)).is_err());
     // A tag whose count is longer than 16 bytes.
     let mut bad = bytes.clone();
     bad[..64].fill(0xFF);
     std::fs::write(&path, &bad).unwrap();
-    let mut r = Records::open_all(std::slice::from_ref(&path)).unwrap();
+    let mut r = Records::<u64>::open_all(std::slice::from_ref(&path)).unwrap();
     let err = std::iter::from_fn(|| r.next_record().transpose())
         .find_map(Result::err)
         .expect("an error");
@@ -143,8 +143,8 @@ fn damaged_files_are_errors_not_panics() {
     // A file of values alone is not one of records.
     std::fs::write(&path, &bytes).unwrap();
     let keys = [keys_of(&path, dir.file("keys"))];
-    assert!(Records::open_all(&keys).is_err());
-    assert!(Records::keys(&keys).is_ok());
+    assert!(Records::<u64>::open_all(&keys).is_err());
+    assert!(Records::<u64>::keys(&keys).is_ok());
 }
 
 #[test]
@@ -177,7 +177,7 @@ fn pieces_merge_like_a_map() {
     let mut small = Vec::new();
     let cut = FAN_IN + 10;
     for run in &runs[..2] {
-        let mut r = Records::open_all(std::slice::from_ref(run)).unwrap();
+        let mut r = Records::<u64>::open_all(std::slice::from_ref(run)).unwrap();
         let (vs, cs) = r.chunk(1 << 20).unwrap();
         for part in 0..cut {
             let path = dir.file("small");
@@ -193,7 +193,8 @@ fn pieces_merge_like_a_map() {
         }
     }
     let (parts, n) =
-        merge::<std::io::Error>(&small, || dir.file("level"), 4, LAST, |a, b| Ok(a + b)).unwrap();
+        merge::<u64, std::io::Error>(&small, || dir.file("level"), 4, LAST, |a, b| Ok(a + b))
+            .unwrap();
     assert_eq!(n, want.len());
     let want: Vec<(u64, u128)> = want.into_iter().collect();
     assert_eq!(read_all(&parts), want);
@@ -203,11 +204,83 @@ fn pieces_merge_like_a_map() {
 
     let want: Vec<(u64, u128)> = expect.iter().map(|(&v, &c)| (v, c)).collect();
     for pieces in [1, 2, 3, 64] {
-        let (parts, n) =
-            merge::<std::io::Error>(&runs, || dir.file("level"), pieces, LAST, |a, b| Ok(a + b))
-                .unwrap();
+        let (parts, n) = merge::<u64, std::io::Error>(
+            &runs,
+            || dir.file("level"),
+            pieces,
+            LAST,
+            |a, b| Ok(a + b),
+        )
+        .unwrap();
         assert_eq!(parts.len(), pieces as usize);
         assert_eq!(n, expect.len());
         assert_eq!(read_all(&parts), want, "{pieces} pieces");
     }
+}
+
+#[test]
+fn wide_values_merge_like_a_map_with_ties_in_their_heads() {
+    // Values of two and four words whose heads often tie (a few hundred heads for tens of
+    // thousands of values, so that ties cross index blocks and piece bounds): merged in
+    // pieces, read back, and kept as files of values alone, against a map.
+    fn check<const N: usize>(words: impl Fn(&mut dyn FnMut() -> u64) -> [u64; N])
+    where
+        [u64; N]: Value,
+    {
+        let mut dir = SpillDir::new(&std::env::temp_dir()).unwrap();
+        let mut next = crate::testing::xorshift();
+        let mut expect = std::collections::BTreeMap::new();
+        let mut runs = Vec::new();
+        for _ in 0..5 {
+            let mut run: Vec<([u64; N], u128)> = (0..30_000)
+                .map(|_| (words(&mut next), u128::from(next() >> 20) << (next() % 70)))
+                .collect();
+            run.sort_by_key(|&(v, _)| v);
+            run.dedup_by_key(|e| e.0);
+            for &(v, c) in &run {
+                *expect.entry(v).or_insert(0u128) += c;
+            }
+            let path = dir.file("run");
+            let (vs, cs): (Vec<[u64; N]>, Vec<u128>) = run.into_iter().unzip();
+            write(&path, &vs, &cs).unwrap();
+            runs.push(path);
+        }
+        let want: Vec<([u64; N], u128)> = expect.iter().map(|(&v, &c)| (v, c)).collect();
+        for pieces in [1, 3, 64] {
+            let (parts, n) = merge::<[u64; N], std::io::Error>(
+                &runs,
+                || dir.file("level"),
+                pieces,
+                u64::MAX,
+                |a, b| Ok(a + b),
+            )
+            .unwrap();
+            assert_eq!(n, want.len());
+            let mut r = Records::<[u64; N]>::open_all(&parts).unwrap();
+            let (vs, cs) = r.chunk(1 << 20).unwrap();
+            let got: Vec<([u64; N], u128)> = vs.into_iter().zip(cs).collect();
+            assert_eq!(got, want, "{pieces} pieces");
+            let keys = dir.file("keys");
+            let mut w = KeyWriter::create(&keys).unwrap();
+            let values: Vec<[u64; N]> = want.iter().map(|e| e.0).collect();
+            w.push_all(&values[..values.len() / 2]).unwrap();
+            w.push_all(&values[values.len() / 2..]).unwrap();
+            w.finish().unwrap();
+            let mut r = Records::<[u64; N]>::keys(&[keys]).unwrap();
+            let mut back = Vec::new();
+            while let Some(v) = r.next_key().unwrap() {
+                back.push(v);
+            }
+            assert_eq!(back, values);
+        }
+    }
+    check::<2>(|next| [(next() % 300) << 54, next()]);
+    check::<4>(|next| {
+        [
+            next() % 500 * 0x0100_0000_0000_0000 / 2,
+            next(),
+            0,
+            next() & 7,
+        ]
+    });
 }

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use rayon::prelude::*;
 
-use crate::spill::{BLOCK, MAGIC, MAX_RECORD, TRAILER};
+use crate::spill::{Value, BLOCK, MAGIC, MAX_RECORD, TRAILER};
 
 /// Writes `x` as a varint at the start of `out`; returns its length.
 #[inline]
@@ -30,14 +30,15 @@ pub(super) struct Encoder {
     pub(super) counts: bool,
     /// Bytes before `buf` in the file.
     pub(super) base: u64,
+    /// The head of the value before.
     pub(super) prev: u64,
     pub(super) records: u64,
-    /// Per block: its first value, the value before it, its offset.
+    /// Per block: its first head, the head before it, its offset.
     pub(super) index: Vec<[u64; 3]>,
 }
 
 impl Encoder {
-    /// Records that follow the value `prev` (0 at the start of a file) and a multiple of
+    /// Records that follow the head `prev` (0 at the start of a file) and a multiple of
     /// [`BLOCK`] records.
     pub(super) fn new(counts: bool, prev: u64, capacity: usize) -> Encoder {
         Encoder {
@@ -51,10 +52,10 @@ impl Encoder {
         }
     }
 
-    /// The gap from the value before; values must increase.
+    /// The gap from the head before; heads must not decrease (values increase).
     #[inline]
     pub(super) fn gap(&mut self, value: u64) -> u64 {
-        debug_assert!(value > self.prev || self.records == 0 && self.index.is_empty());
+        debug_assert!(value >= self.prev || self.records == 0 && self.index.is_empty());
         if self.records.is_multiple_of(BLOCK) {
             let offset = self.base + self.len as u64;
             self.index.push([value, self.prev, offset]);
@@ -68,12 +69,13 @@ impl Encoder {
     }
 
     /// A record: a tag byte with the lengths of the gap (1 to 8 bytes, less one, in the low 3
-    /// bits) and of the count (0 to 16 bytes), then both, little-endian. Fixed lengths read
-    /// without a branch per byte, where varints would.
+    /// bits) and of the count (0 to 16 bytes), then the gap, the value's other words and the
+    /// count, little-endian. Fixed lengths read without a branch per byte, where varints
+    /// would.
     #[inline(always)]
-    pub(super) fn record(&mut self, value: u64, count: u128) {
+    pub(super) fn record<V: Value>(&mut self, value: V, count: u128) {
         debug_assert!(self.counts);
-        let gap = self.gap(value);
+        let gap = self.gap(value.head());
         let gap_len = (64 - (gap | 1).leading_zeros()).div_ceil(8) as usize;
         let count_len = match (count >> 64) as u64 {
             0 => (64 - (count as u64).leading_zeros()).div_ceil(8),
@@ -83,16 +85,28 @@ impl Encoder {
         let r = self.room();
         r[0] = (gap_len - 1) as u8 | (count_len as u8) << 3;
         r[1..9].copy_from_slice(&gap.to_le_bytes());
-        r[1 + gap_len..17 + gap_len].copy_from_slice(&count.to_le_bytes());
-        self.len += 1 + gap_len + count_len;
+        let mut at = 1 + gap_len;
+        for i in 0..V::TAIL {
+            r[at..at + 8].copy_from_slice(&value.tail(i).to_le_bytes());
+            at += 8;
+        }
+        r[at..at + 16].copy_from_slice(&count.to_le_bytes());
+        self.len += at + count_len;
     }
 
-    /// A value alone, as a varint (files of keys, see [`KeyWriter`]).
+    /// A value alone, its gap as a varint and its other words whole (files of keys, see
+    /// [`KeyWriter`]).
     #[inline]
-    pub(super) fn key(&mut self, value: u64) {
+    pub(super) fn key<V: Value>(&mut self, value: V) {
         debug_assert!(!self.counts);
-        let gap = self.gap(value);
-        self.len += put_varint(self.room(), gap);
+        let gap = self.gap(value.head());
+        let r = self.room();
+        let mut at = put_varint(r, gap);
+        for i in 0..V::TAIL {
+            r[at..at + 8].copy_from_slice(&value.tail(i).to_le_bytes());
+            at += 8;
+        }
+        self.len += at;
     }
 
     /// Room for a record at the cursor.
@@ -129,14 +143,14 @@ impl Writer {
 
     /// A record; values must increase.
     #[inline]
-    pub(super) fn push(&mut self, value: u64, count: u128) -> std::io::Result<()> {
+    pub(super) fn push<V: Value>(&mut self, value: V, count: u128) -> std::io::Result<()> {
         self.enc.record(value, count);
         self.flush_full()
     }
 
     /// A value alone (files of keys, see [`KeyWriter`]).
     #[inline]
-    pub(super) fn push_key(&mut self, value: u64) -> std::io::Result<()> {
+    pub(super) fn push_key<V: Value>(&mut self, value: V) -> std::io::Result<()> {
         self.enc.key(value);
         self.flush_full()
     }
@@ -199,7 +213,7 @@ impl Writer {
 }
 
 /// Writes `values` (increasing) with `counts` to `path`, encoded in parallel.
-pub(crate) fn write(path: &Path, values: &[u64], counts: &[u128]) -> std::io::Result<()> {
+pub(crate) fn write<V: Value>(path: &Path, values: &[V], counts: &[u128]) -> std::io::Result<()> {
     const CHUNK: usize = 16 * BLOCK as usize;
     let mut w = Writer::create(path, true)?;
     // A group at a time, so that the encoded bytes in memory stay bounded.
@@ -211,7 +225,7 @@ pub(crate) fn write(path: &Path, values: &[u64], counts: &[u128]) -> std::io::Re
             .enumerate()
             .map(|(i, (vs, cs))| {
                 let at = g * group + i * CHUNK;
-                let prev = at.checked_sub(1).map_or(0, |p| values[p]);
+                let prev = at.checked_sub(1).map_or(0, |p| values[p].head());
                 let mut e = Encoder::new(true, prev, vs.len() * 12);
                 for (&v, &c) in vs.iter().zip(cs) {
                     e.record(v, c);
@@ -236,7 +250,7 @@ impl KeyWriter {
     }
 
     /// More values, each above the ones before.
-    pub(crate) fn push_all(&mut self, values: &[u64]) -> std::io::Result<()> {
+    pub(crate) fn push_all<V: Value>(&mut self, values: &[V]) -> std::io::Result<()> {
         for &v in values {
             self.0.push_key(v)?;
         }

@@ -18,12 +18,9 @@
 //! # Ok::<(), pegsol::Error>(())
 //! ```
 
-mod count;
 mod solve;
-mod spill;
 mod tables;
 
-pub use count::{count_wide, WideCount};
 pub use solve::{solve_wide, solve_wide_with, WideFinish, WideLimits, WideOutcome, WideReport};
 
 /// A position of `W` words, in the wide engines' generic code.

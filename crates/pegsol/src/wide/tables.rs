@@ -128,11 +128,6 @@ impl<const W: usize> Canon<W> {
         Canon { maps }
     }
 
-    /// The order of the group (the identity included).
-    pub(super) fn order(&self) -> usize {
-        self.maps.len() + 1
-    }
-
     /// The image of `p` under the `k`-th symmetry of the group other than the identity.
     #[inline]
     fn image(&self, k: usize, p: Bits<[u64; W]>) -> Bits<[u64; W]> {
@@ -157,21 +152,6 @@ impl<const W: usize> Canon<W> {
     #[inline]
     pub(super) fn canonical(&self, p: Bits<[u64; W]>) -> Bits<[u64; W]> {
         (0..self.maps.len()).fold(p, |best, k| best.min(self.image(k, p)))
-    }
-
-    /// The distinct positions of the orbit of `p`, in increasing order.
-    pub(super) fn members(&self, p: Bits<[u64; W]>) -> Vec<Bits<[u64; W]>> {
-        let mut images: Vec<Bits<[u64; W]>> =
-            (0..self.maps.len()).map(|k| self.image(k, p)).collect();
-        images.push(p);
-        images.sort_unstable();
-        images.dedup();
-        images
-    }
-
-    /// How many distinct positions the orbit of `p` holds.
-    pub(super) fn orbit_size(&self, p: Bits<[u64; W]>) -> u64 {
-        self.members(p).len() as u64
     }
 }
 
@@ -200,7 +180,6 @@ mod tests {
             let board = Board::builtin(name).unwrap();
             let all: Vec<usize> = (0..board.symmetries().len()).collect();
             let canon = Canon::<4>::new(&board, &all);
-            assert_eq!(canon.order(), board.symmetries().len());
             let mut x = 0x1234_5678_9abc_def1u64;
             for _ in 0..50 {
                 let mut p = Pegs::EMPTY;
@@ -216,8 +195,6 @@ mod tests {
                     .map(|g| board.symmetries().apply(g, p))
                     .collect();
                 assert_eq!(canon.canonical(p), *images.iter().min().unwrap(), "{name}");
-                let distinct: std::collections::HashSet<_> = images.iter().collect();
-                assert_eq!(canon.orbit_size(p), distinct.len() as u64, "{name}");
                 for &q in &images {
                     assert_eq!(canon.canonical(q), canon.canonical(p));
                 }

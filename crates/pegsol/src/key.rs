@@ -1,0 +1,128 @@
+//! A position's key in a count: the position in the count's layout, as one `u64` on boards
+//! of up to 64 holes or as two or four words past them, with the orders a level is kept in.
+//!
+//! A level is kept sorted by a *rank* of its keys: in memory by a fixed mix ([`Key::spread`]),
+//! on disk by a dense index ([`Key::index`]). Both are bijections, so a sorted level is a set
+//! of keys in one order, and both spread keys evenly in their leading word (the rank's
+//! [`head`](crate::spill::Value::head)), whose top byte picks a bucket and whose next bits a
+//! hash slot. One word keeps its tricks: a rank is one `u64`, and the dense index of a key
+//! of `w` bits is a `w`-bit number, so that a sorted level's gaps are small on disk. Wider
+//! keys rank as their words with the first replaced by a mix of them all: the leading word
+//! spreads, and the rest break its ties.
+
+use crate::bitset::Word;
+use crate::space::Dense;
+use crate::spill::Value;
+use crate::table::{SPREAD, UNSPREAD};
+
+/// A key of a count's layout: a [`Word`] with the ranks a level is sorted by.
+pub(crate) trait Key: Word {
+    /// A rank: a bijective image of a key, compared as the level is sorted.
+    type Rank: Value;
+    /// Every bit set: no child's key, since its jump left a hole empty (a free table slot).
+    const FREE: Self;
+    /// The key whose first word is `x` (and any others empty).
+    fn from_low(x: u64) -> Self;
+    /// The rank of a level kept in memory: the key mixed by a bijection.
+    fn spread(self) -> Self::Rank;
+    /// The rank on disk: a dense index under `dense` (see [`Dense`]).
+    fn index(self, dense: Dense) -> Self::Rank;
+    /// The key of a dense index: `K::of_index(k.index(d), d) == k`.
+    fn of_index(index: Self::Rank, dense: Dense) -> Self;
+    /// The dense index as a hash table's rank: its leading word spread over all 64 bits.
+    fn dense_rank(self, dense: Dense) -> Self::Rank;
+}
+
+impl Key for u64 {
+    type Rank = u64;
+    const FREE: u64 = u64::MAX;
+    #[inline(always)]
+    fn from_low(x: u64) -> u64 {
+        x
+    }
+    #[inline(always)]
+    fn spread(self) -> u64 {
+        self.wrapping_mul(SPREAD)
+    }
+    #[inline(always)]
+    fn index(self, dense: Dense) -> u64 {
+        dense.index(self)
+    }
+    #[inline(always)]
+    fn of_index(index: u64, dense: Dense) -> u64 {
+        dense.key(index)
+    }
+    #[inline(always)]
+    fn dense_rank(self, dense: Dense) -> u64 {
+        dense.index(self) << dense.shift
+    }
+}
+
+/// The mix of a wide key's words past the first, folded into the first so that the leading
+/// word of its rank depends on every hole.
+#[inline(always)]
+fn tail_mix<const N: usize>(key: &[u64; N]) -> u64 {
+    key[1..]
+        .iter()
+        .fold(0u64, |m, &w| (m ^ w).wrapping_mul(SPREAD).rotate_left(29))
+}
+
+impl<const N: usize> Key for [u64; N]
+where
+    [u64; N]: Word + Value,
+{
+    type Rank = [u64; N];
+    const FREE: [u64; N] = [u64::MAX; N];
+    #[inline(always)]
+    fn from_low(x: u64) -> [u64; N] {
+        let mut k = [0; N];
+        k[0] = x;
+        k
+    }
+    #[inline(always)]
+    fn spread(self) -> [u64; N] {
+        let mut r = self;
+        r[0] = (self[0] ^ tail_mix(&self)).wrapping_mul(SPREAD);
+        r
+    }
+    #[inline(always)]
+    fn index(self, _: Dense) -> [u64; N] {
+        self.spread()
+    }
+    #[inline(always)]
+    fn of_index(index: [u64; N], _: Dense) -> [u64; N] {
+        let mut k = index;
+        k[0] = index[0].wrapping_mul(UNSPREAD) ^ tail_mix(&index);
+        k
+    }
+    #[inline(always)]
+    fn dense_rank(self, _: Dense) -> [u64; N] {
+        self.spread()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wide_ranks_are_bijections_that_sort_by_their_leading_word() {
+        let mut next = crate::testing::xorshift();
+        let dense = Dense::new(u64::MAX);
+        for _ in 0..1000 {
+            let k = [next(), next() & 3];
+            assert_eq!(<[u64; 2]>::of_index(k.index(dense), dense), k);
+            let k4 = [next(), next(), next(), next()];
+            assert_eq!(<[u64; 4]>::of_index(k4.index(dense), dense), k4);
+            let j = [next(), next() & 3];
+            let (a, b) = (k.spread(), j.spread());
+            if a.head() != b.head() {
+                assert_eq!(a < b, a.head() < b.head());
+            }
+        }
+        for k in [0u64, 1, 0xdead_beef, u64::MAX >> 3] {
+            let d = Dense::new(u64::MAX >> 3);
+            assert_eq!(u64::of_index(k.index(d), d), k);
+        }
+    }
+}
