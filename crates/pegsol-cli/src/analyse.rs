@@ -181,7 +181,7 @@ impl AnalyseAnswer {
             .zip(&remembered)
             .map(|(j, remembered)| {
                 let (fate, why, ran_out) = match (exact, remembered) {
-                    (Some(set), _) if set.wins(j.apply(start).resize()) => ("wins", None, false),
+                    (Some(set), _) if set.wins(j.apply(start)) => ("wins", None, false),
                     (Some(_), _) => ("loses", Some(LOST), false),
                     (None, Some((fate, why))) => (*fate, *why, false),
                     (None, None) => {

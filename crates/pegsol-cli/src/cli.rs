@@ -112,8 +112,8 @@ pub(crate) enum Command {
     },
     /// Prove a problem impossible with a certificate a person or a short program can check:
     /// position classes, then a signed pagoda function found by linear programming, then a
-    /// search certificate (a set of positions closed under jumps; on boards past 64 holes the
-    /// wide solver decides instead, without a certificate). Exit 1 when refuted, 0 when
+    /// search certificate (a set of positions closed under jumps, in as many words as the
+    /// board needs). Exit 1 when refuted, 0 when
     /// solvable, 3 when no proof is found within the budget.
     Check {
         #[command(flatten)]

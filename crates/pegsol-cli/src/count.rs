@@ -383,9 +383,7 @@ fn advice(e: &pegsol::count::CountError) -> String {
         CountError::Cluster(_) => {
             "check that every process of the cluster runs, with the same host file"
         }
-        CountError::Overflow | CountError::Internal(_) | CountError::PastOneWord(_) => {
-            return e.to_string()
-        }
+        CountError::Overflow | CountError::Internal(_) => return e.to_string(),
     };
     format!("{e} ({fix})")
 }

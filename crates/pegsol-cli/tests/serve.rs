@@ -111,7 +111,7 @@ fn boards_past_64_holes_are_played_like_the_others() {
             .all(|m| m["fate"] == "wins" || m["fate"] == "loses"),
         "{v}"
     );
-    // No class or pagoda proof: the wide solver decides, with the line.
+    // No class or pagoda proof: the search decides, with the line.
     let (_, v) = server.post("/api/check", r#"{"board": "rect:9x9", "empty": "e5"}"#);
     assert_eq!(v["status"], "solvable", "{v}");
     assert_eq!(v["jumps"].as_array().unwrap().len(), 79);

@@ -321,19 +321,6 @@ impl Board {
         (0..self.hole_count()).map(Hole::at)
     }
 
-    /// `Ok` when the board fits one word: the engines not yet lifted past one word call this
-    /// first, so that a larger board is [`Error::PastOneWord`], never a panic.
-    pub(crate) fn one_word(&self) -> Result<()> {
-        if self.fits::<u64>() {
-            Ok(())
-        } else {
-            Err(Error::PastOneWord {
-                board: self.name.clone(),
-                holes: self.hole_count(),
-            })
-        }
-    }
-
     /// Whether positions of `W` words hold this board's holes.
     #[must_use]
     pub fn fits<W: Word>(&self) -> bool {
@@ -651,17 +638,18 @@ mod tests {
         let big = Board::parse("f", &big).unwrap();
         assert_eq!(big.hole_count(), 65);
         assert!(!big.fits::<u64>() && big.fits::<[u64; 2]>());
-        let problem = crate::Problem::new(
-            &big,
-            big.holes().without(Hole::at(0)),
-            crate::Finish::AnyOne,
-        )
-        .unwrap();
-        assert!(matches!(
+        // Two pegs side by side on the first row, past one word: one jump, one move, by the
+        // winning set too.
+        let pair: crate::Pegs = Bits::EMPTY.with(Hole::at(0)).with(Hole::at(1));
+        let problem = crate::Problem::new(&big, pair, crate::Finish::AnyOne).unwrap();
+        let report =
             crate::fewest::fewest_moves_by_winning_set(&problem, &crate::Limits::default())
-                .unwrap_err(),
-            Error::PastOneWord { holes: 65, .. }
-        ));
+                .unwrap();
+        assert_eq!(report.lower_bound, 1);
+        let set = crate::fewest::WinningSet::of(&problem, &crate::Limits::default())
+            .unwrap()
+            .unwrap();
+        assert!(set.wins(pair) && set.classes() == 2);
         let huge = "oooooooooooooooo\n".repeat(16) + "o\n";
         assert!(matches!(
             Board::parse("f", &huge).unwrap_err(),

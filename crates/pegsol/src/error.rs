@@ -76,16 +76,6 @@ pub enum Error {
         /// Columns in the picture.
         cols: usize,
     },
-    /// A board of more than 64 holes given to one of the two engines not yet lifted past one
-    /// word: the count on several processes and the winning set (hints, fewest moves by
-    /// winning set).
-    #[error("board {board} has {holes} holes; the cluster count and the winning set take boards of up to 64 so far (every other engine takes up to 256)")]
-    PastOneWord {
-        /// The board's name.
-        board: String,
-        /// Its holes.
-        holes: usize,
-    },
     /// A board name that is neither built in nor well formed.
     #[error("unknown board {0:?}; run 'pegsol boards' for the built-in names, or give the path of a board file")]
     UnknownBoard(String),

@@ -1,8 +1,8 @@
 //! A position's key in a count: the position in the count's layout, as one `u64` on boards
 //! of up to 64 holes or as two or four words past them, with the orders a level is kept in.
 //!
-//! A level is kept sorted by a *rank* of its keys: in memory by a fixed mix ([`Key::spread`]),
-//! on disk by a dense index ([`Key::index`]). Both are bijections, so a sorted level is a set
+//! A level is kept sorted by a *rank* of its keys: in memory by a fixed mix ([`CountKey::spread`]),
+//! on disk by a dense index ([`CountKey::index`]). Both are bijections, so a sorted level is a set
 //! of keys in one order, and both spread keys evenly in their leading word (the rank's
 //! [`head`](crate::spill::Value::head)), whose top byte picks a bucket and whose next bits a
 //! hash slot. One word keeps its tricks: a rank is one `u64`, and the dense index of a key
@@ -15,8 +15,9 @@ use crate::space::Dense;
 use crate::spill::Value;
 use crate::table::{SPREAD, UNSPREAD};
 
-/// A key of a count's layout: a [`Word`] with the ranks a level is sorted by.
-pub(crate) trait Key: Word {
+/// A key of a count's layout: a [`Word`] with the ranks a level is sorted by (not the
+/// hash table's `table::Key`, whose free slot is the empty position).
+pub(crate) trait CountKey: Word {
     /// A rank: a bijective image of a key, compared as the level is sorted.
     type Rank: Value;
     /// Every bit set: no child's key, since its jump left a hole empty (a free table slot).
@@ -33,7 +34,7 @@ pub(crate) trait Key: Word {
     fn dense_rank(self, dense: Dense) -> Self::Rank;
 }
 
-impl Key for u64 {
+impl CountKey for u64 {
     type Rank = u64;
     const FREE: u64 = u64::MAX;
     #[inline(always)]
@@ -67,7 +68,7 @@ fn tail_mix<const N: usize>(key: &[u64; N]) -> u64 {
         .fold(0u64, |m, &w| (m ^ w).wrapping_mul(SPREAD).rotate_left(29))
 }
 
-impl<const N: usize> Key for [u64; N]
+impl<const N: usize> CountKey for [u64; N]
 where
     [u64; N]: Word + Value,
 {

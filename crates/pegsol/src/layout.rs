@@ -11,7 +11,7 @@
 
 use crate::bitset::Bits;
 use crate::board::Board;
-use crate::key::Key;
+use crate::key::CountKey;
 
 /// One jump direction of a grid layout: `from`, `from + shift`, `from + 2 * shift`.
 #[derive(Clone, Copy, Debug)]
@@ -48,7 +48,7 @@ pub(crate) struct Layout<K> {
     by_from: Vec<usize>,
 }
 
-impl<K: Key> Layout<K> {
+impl<K: CountKey> Layout<K> {
     /// The grid layout when the keys are one word, the board's rectangle fits 64 bits and
     /// each jump direction is a constant shift in it; the board's own numbering otherwise.
     pub(crate) fn of(board: &Board) -> Layout<K> {

@@ -4,9 +4,8 @@
 //! boards and positions, position classes, symmetry, pagoda functions, and a fast memoized
 //! solver whose every answer is replayed by an independent checker. One [`Board`] serves
 //! every size; a position is a [`Bits`] of one, two or four words, the fewest that hold the
-//! board ([`Board::words`]). The engines behind a [`Problem`] take every board, picking the
-//! width in one place; two still take boards of up to 64 holes ([`Error::PastOneWord`]):
-//! the count on several processes and the winning set.
+//! board ([`Board::words`]). Every engine behind a [`Problem`] takes every board, the width
+//! picked in one place and each engine compiled once per width.
 //!
 //! ## Quick start
 //!
@@ -61,7 +60,6 @@ mod symmetry;
 mod table;
 #[cfg(test)]
 mod testing;
-mod wide;
 mod width;
 
 pub use bitset::{Bits, BitsIter, Hole, Pegs, Word, MAX_BOARD_HOLES, MAX_HOLES};
@@ -81,4 +79,3 @@ pub use replay::replay;
 pub use search::{solve, solve_with, solve_with_progress};
 pub use shape::Shape;
 pub use symmetry::{Canonicalizer, Symmetries};
-pub use wide::{solve_wide, solve_wide_with, WideFinish, WideLimits, WideOutcome, WideReport};

@@ -6,11 +6,10 @@
 //! signs are allowed: the strong arguments use negative ones (George Bell's "resource count"
 //! on the 45-hole board is a function of -1, 0 and 1).
 
-use crate::bitset::{Bits, Hole, Pegs, Word};
+use crate::bitset::{Bits, Hole, Word};
 use crate::board::Board;
 use crate::jumps::Jump;
 use crate::lattice::Lattice;
-use crate::wide::WideFinish;
 
 /// The largest weight a [`Pagoda`] may hold. Totals of up to 2^14 holes, and their
 /// differences, then fit an `i64` exactly, so no total or comparison can wrap.
@@ -182,13 +181,9 @@ impl Pagoda {
         let holes = |p: Bits<W>| p.iter().map(Hole::index).collect::<Vec<_>>();
         let lists: Vec<Vec<usize>> = finishes.iter().map(|&f| holes(f)).collect();
         let refutes = |p: &Pagoda| p.floor(finishes).is_some_and(|f| p.total(start) < f);
-        refuting_weights(
-            board.hole_count(),
-            &jumps,
-            &holes(start),
-            &LpFinishes::Each(&lists),
-            |w| Pagoda::new(board, w).filter(refutes),
-        )
+        refuting_weights(board.hole_count(), &jumps, &holes(start), &lists, |w| {
+            Pagoda::new(board, w).filter(refutes)
+        })
     }
 
     /// Fits a pagoda function to a problem by linear programming: minimise the start's total
@@ -242,55 +237,6 @@ impl Pagoda {
             .map(|&(num, d)| num.checked_mul(denominator / d))
             .collect::<Option<Vec<i64>>>()?;
         Pagoda::new(board, weights)
-    }
-}
-
-/// The finishes of the `*_wide` engines, until they take a [`Problem`](crate::Problem).
-impl Pagoda {
-    /// The least total of a finish: of its holes, or of the `k` lightest holes for any `k`
-    /// pegs. `None` when no position of the board is a finish.
-    #[must_use]
-    pub fn floor_wide(&self, board: &Board, finish: &WideFinish) -> Option<i64> {
-        match finish {
-            WideFinish::Exactly(f) => Some(self.total(*f)),
-            &WideFinish::Pegs(k) => {
-                let mut w: Vec<i64> =
-                    self.weights[..board.hole_count().min(self.weights.len())].to_vec();
-                w.sort_unstable();
-                (k >= 1 && k <= w.len()).then(|| w[..k].iter().sum())
-            }
-        }
-    }
-
-    /// [`Pagoda::refuting`] on a wide board: a function of either sign whose start total is
-    /// below every finish's, if one exists (complete for single functions). Any `k` pegs
-    /// take one constraint in the program, however many positions that is.
-    #[must_use]
-    pub fn refuting_wide(board: &Board, start: Pegs, finish: &WideFinish) -> Option<Pagoda> {
-        let jumps: Vec<[usize; 3]> = board
-            .jumps()
-            .iter()
-            .map(|j| [j.from().index(), j.over().index(), j.to().index()])
-            .collect();
-        let exact;
-        let finishes = match finish {
-            WideFinish::Exactly(f) => {
-                exact = [f.iter().map(Hole::index).collect::<Vec<_>>()];
-                LpFinishes::Each(&exact)
-            }
-            &WideFinish::Pegs(k) => LpFinishes::Pegs(k),
-        };
-        let refutes = |p: &Pagoda| {
-            p.floor_wide(board, finish)
-                .is_some_and(|f| p.total(start) < f)
-        };
-        refuting_weights(
-            board.hole_count(),
-            &jumps,
-            &start.iter().map(Hole::index).collect::<Vec<_>>(),
-            &finishes,
-            |w| Pagoda::new(board, w).filter(refutes),
-        )
     }
 }
 
@@ -435,25 +381,14 @@ fn valid_1d(s: &[i64]) -> bool {
         .all(|w| w[0] + w[1] >= w[2] && w[2] + w[1] >= w[0])
 }
 
-/// The finishes of a refuting program.
-pub(crate) enum LpFinishes<'a> {
-    /// Each of these positions, as hole indices.
-    Each(&'a [Vec<usize>]),
-    /// Every position of this many pegs.
-    Pegs(usize),
-}
-
 /// The refuting program of [`Pagoda::refuting`] on `n` holes and these jumps (hole indices
 /// `[from, over, to]`); its optimum made exact and handed to `accept`, which rechecks it in
-/// integers. Any `k` pegs are one constraint: the least total of `k` holes is
-/// `max k y - sum s_h` over `s_h >= y - w_h`, `s_h >= 0` (the `k` smallest weights), so
-/// `k y - sum s_h >= total(start) + z` holds for some `y, s` exactly when every `k`-peg
-/// position totals at least `total(start) + z`.
+/// integers.
 pub(crate) fn refuting_weights(
     n: usize,
     jumps: &[[usize; 3]],
     start: &[usize],
-    finishes: &LpFinishes,
+    finishes: &[Vec<usize>],
     accept: impl Fn(Vec<i64>) -> Option<Pagoda>,
 ) -> Option<Pagoda> {
     use microlp::{ComparisonOp, OptimizationDirection, Problem};
@@ -471,45 +406,21 @@ pub(crate) fn refuting_weights(
     for &h in start {
         in_start[h] = 1.0;
     }
-    match finishes {
-        LpFinishes::Each(list) => {
-            if list.is_empty() {
-                return None;
-            }
-            for f in list.iter() {
-                // total(f) - total(start) - z >= 0, with the holes in both cancelling.
-                let mut c: Vec<f64> = in_start.iter().map(|&x| -x).collect();
-                for &h in f {
-                    c[h] += 1.0;
-                }
-                let mut terms: Vec<(microlp::Variable, f64)> = (0..n)
-                    .filter(|&h| c[h] != 0.0)
-                    .map(|h| (vars[h], c[h]))
-                    .collect();
-                terms.push((z, -1.0));
-                lp.add_constraint(terms, ComparisonOp::Ge, 0.0);
-            }
+    if finishes.is_empty() {
+        return None;
+    }
+    for f in finishes {
+        // total(f) - total(start) - z >= 0, with the holes in both cancelling.
+        let mut c: Vec<f64> = in_start.iter().map(|&x| -x).collect();
+        for &h in f {
+            c[h] += 1.0;
         }
-        &LpFinishes::Pegs(k) => {
-            if k == 0 || k > n {
-                return None;
-            }
-            let y = lp.add_var(0.0, (-1.0, 1.0));
-            let slack: Vec<_> = (0..n).map(|_| lp.add_var(0.0, (0.0, 2.0))).collect();
-            for h in 0..n {
-                // s_h - y + w_h >= 0
-                lp.add_constraint(
-                    [(slack[h], 1.0), (y, -1.0), (vars[h], 1.0)],
-                    ComparisonOp::Ge,
-                    0.0,
-                );
-            }
-            // k y - sum s_h - total(start) - z >= 0
-            let mut terms: Vec<(microlp::Variable, f64)> = vec![(y, k as f64), (z, -1.0)];
-            terms.extend(slack.iter().map(|&s| (s, -1.0)));
-            terms.extend(start.iter().map(|&h| (vars[h], -1.0)));
-            lp.add_constraint(terms, ComparisonOp::Ge, 0.0);
-        }
+        let mut terms: Vec<(microlp::Variable, f64)> = (0..n)
+            .filter(|&h| c[h] != 0.0)
+            .map(|h| (vars[h], c[h]))
+            .collect();
+        terms.push((z, -1.0));
+        lp.add_constraint(terms, ComparisonOp::Ge, 0.0);
     }
     let outcome = std::panic::catch_unwind(|| lp.solve()).ok()?.ok()?;
     let microlp::SolveOutcome::Solution(solution) = outcome else {

@@ -147,12 +147,6 @@ impl Problem {
         self.starts.iter().map(|&s| self.narrow(s)).collect()
     }
 
-    /// `Ok` when the board fits one word: the engines not yet lifted past one word call this
-    /// first, so that a larger board is [`Error::PastOneWord`], never a panic.
-    pub(crate) fn one_word(&self) -> Result<()> {
-        self.board.one_word()
-    }
-
     /// A set of this problem's board in positions of `W` words, which must hold it.
     #[track_caller]
     fn narrow<W: Word>(&self, set: Pegs) -> Bits<W> {

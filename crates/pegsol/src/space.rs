@@ -1,7 +1,7 @@
 use rayon::prelude::*;
 
 use crate::bitset::{Bits, Word};
-use crate::key::Key;
+use crate::key::CountKey;
 use crate::layout::Layout;
 use crate::problem::Problem;
 use crate::symmetry::{Canonicalizer, WIDE};
@@ -11,7 +11,7 @@ use crate::table::{SPREAD, UNSPREAD};
 /// or four past them), with the symmetry group and each jump's images in that layout, so
 /// that a child's canonical form comes from its parent's images without any table lookup
 /// (one word, groups of order up to 8).
-pub(crate) struct Space<K: Key = u64> {
+pub(crate) struct Space<K: CountKey = u64> {
     pub(crate) layout: Layout<K>,
     pub(crate) canon: Canonicalizer<K>,
     pub(crate) dense: Dense,
@@ -24,7 +24,7 @@ pub(crate) struct Space<K: Key = u64> {
     pub(crate) top: K,
 }
 
-impl<K: Key> Space<K> {
+impl<K: CountKey> Space<K> {
     /// The space of `problem`, under the symmetries that fix its start and its finishes, in
     /// the grid layout where the board fits one (and `grid` is set).
     pub(crate) fn new(problem: &Problem, grid: bool) -> Space<K> {
@@ -244,8 +244,8 @@ pub(crate) struct Dense {
 
 impl Dense {
     /// The order of keys made of the bits of `holes`: one word's, where wider keys spread
-    /// their leading word over all 64 bits (see [`Key::index`]).
-    pub(crate) fn new<K: Key>(holes: K) -> Dense {
+    /// their leading word over all 64 bits (see [`CountKey::index`]).
+    pub(crate) fn new<K: CountKey>(holes: K) -> Dense {
         let width = if K::WORDS == 1 {
             64 - (holes.word(0) | 1).leading_zeros()
         } else {

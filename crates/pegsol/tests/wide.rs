@@ -1,15 +1,12 @@
-//! The wide solver (boards of 65 to 256 holes) against an independent brute force on random
-//! boards of 65 to 100 holes of every lattice, with a few pegs; and the big boards the
-//! 64-hole engines cannot hold.
+//! The engines on boards of 65 to 256 holes (positions of two or four words) against an
+//! independent brute force on random boards of 65 to 100 holes of every lattice, with a few
+//! pegs; and the big built-in boards.
 
 use std::collections::{BTreeSet, HashSet};
 
 use pegsol::check::{decide, prove, refute, Certificate};
 use pegsol::fewest::MeetOutcome;
-use pegsol::{
-    replay, solve_wide, Board, Finish, Hole, Lattice, Limits, Pegs, Problem, Shape, WideFinish,
-    WideLimits, WideOutcome,
-};
+use pegsol::{replay, solve, Board, Finish, Hole, Lattice, Limits, Outcome, Pegs, Problem, Shape};
 use proptest::prelude::*;
 
 type Cell = (i64, i64);
@@ -128,7 +125,7 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
     #[test]
-    fn the_wide_solver_agrees_with_brute_force(
+    fn the_solver_agrees_with_brute_force_past_64_holes(
         lat in lattice(),
         n in 65usize..=100,
         picks in prop::collection::vec(any::<u64>(), 8),
@@ -149,46 +146,30 @@ proptest! {
         let start = start_cells.iter().fold(Pegs::EMPTY, |s, c| s.with(Hole::at(hole(c).index())));
         let target_cell = near[((seed >> 16) % (pegs as u64 + 4)) as usize];
         let (finish, count) = match kind {
-            0 => (WideFinish::Pegs(1), 1),
-            1 => (WideFinish::Pegs(2), 2),
-            _ => (WideFinish::Exactly(Pegs::EMPTY.with(Hole::at(hole(&target_cell).index()))), 1),
+            0 => (Finish::AnyOne, 1),
+            1 => (Finish::Pegs(2), 2),
+            _ => (Finish::Holes(Pegs::single(hole(&target_cell))), 1),
         };
         let taken: HashSet<Cell> = cells.iter().copied().collect();
-        let wanted = |p: &BTreeSet<Cell>| match &finish {
-            WideFinish::Pegs(k) => p.len() == *k,
-            WideFinish::Exactly(_) => p.len() == 1 && p.contains(&target_cell),
+        let wanted = |p: &BTreeSet<Cell>| match finish {
+            Finish::Holes(_) => p.len() == 1 && p.contains(&target_cell),
+            _ => p.len() == count,
         };
         let expected = brute_force(&taken, lat.directions(), &start_cells, &wanted, count, &mut HashSet::new());
-        let report = solve_wide(&board, start, &finish, &WideLimits::default()).unwrap();
-        match report.outcome {
-            WideOutcome::Solved { jumps, finish: end } => {
-                prop_assert!(expected, "solved what brute force refutes");
-                let replayed = replay(&board, start, &jumps).unwrap();
-                prop_assert_eq!(replayed, end);
+        let problem = pegsol::Problem::new(&board, start, finish).unwrap();
+        match solve(&problem, &Limits::default()).unwrap().outcome {
+            Outcome::Solved { jumps, finish: end } => {
+                prop_assert!(expected, "the solver solved what brute force refutes");
+                prop_assert_eq!(replay(&board, start, &jumps).unwrap(), end);
                 prop_assert_eq!(end.count() as usize, count);
-                if let WideFinish::Exactly(f) = finish {
+                if let Finish::Holes(f) = finish {
                     prop_assert_eq!(end, f);
                 }
             }
-            WideOutcome::Impossible(_) => prop_assert!(!expected, "refuted what brute force solves"),
-            WideOutcome::Undecided(_) => prop_assert!(false, "undecided on {} pegs", pegs),
-        }
-        // The one solver, lifted past one word, on the same problem.
-        let goal = match &finish {
-            WideFinish::Pegs(k) => pegsol::Finish::Pegs(*k as u32),
-            WideFinish::Exactly(f) => pegsol::Finish::Holes(*f),
-        };
-        let problem = pegsol::Problem::new(&board, start, goal).unwrap();
-        match pegsol::solve(&problem, &pegsol::Limits::default()).unwrap().outcome {
-            pegsol::Outcome::Solved { jumps, finish: end } => {
-                prop_assert!(expected, "the one solver solved what brute force refutes");
-                prop_assert_eq!(replay(&board, start, &jumps).unwrap(), end);
-                prop_assert_eq!(end.count() as usize, count);
+            Outcome::Impossible(_) => {
+                prop_assert!(!expected, "the solver refuted what brute force solves");
             }
-            pegsol::Outcome::Impossible(_) => {
-                prop_assert!(!expected, "the one solver refuted what brute force solves");
-            }
-            pegsol::Outcome::Undecided(_) => prop_assert!(false, "undecided on {} pegs", pegs),
+            Outcome::Undecided(_) => prop_assert!(false, "undecided on {} pegs", pegs),
         }
         // The decision with its proof: an impossible answer carries a certificate (class,
         // pagoda or search, positions of the board's width) that rechecks, and is sound by
@@ -292,21 +273,18 @@ fn refutations_agree_with_brute_force() {
 
 #[test]
 fn a_66_hole_triangle_and_the_9x9_square_come_down_to_one_peg() {
-    for (name, empty, finish) in [
-        ("triangle:11", "a1", WideFinish::Pegs(1)),
-        ("rect:9x9", "e5", WideFinish::Exactly(Pegs::EMPTY)),
-    ] {
+    for (name, empty, to_vacancy) in [("triangle:11", "a1", false), ("rect:9x9", "e5", true)] {
         let board = Board::builtin(name).unwrap();
         let vacancy = board.hole(empty).unwrap();
-        let start = board.holes().without(Hole::at(vacancy.index()));
-        let finish = match finish {
-            WideFinish::Exactly(_) => {
-                WideFinish::Exactly(Pegs::EMPTY.with(Hole::at(vacancy.index())))
-            }
-            f => f,
+        let start = board.holes().without(vacancy);
+        let finish = if to_vacancy {
+            Finish::Holes(Pegs::single(vacancy))
+        } else {
+            Finish::AnyOne
         };
-        let report = solve_wide(&board, start, &finish, &WideLimits::default()).unwrap();
-        let WideOutcome::Solved { jumps, finish: end } = report.outcome else {
+        let problem = Problem::new(&board, start, finish).unwrap();
+        let report = solve(&problem, &Limits::default()).unwrap();
+        let Outcome::Solved { jumps, finish: end } = report.outcome else {
             panic!("{name}: {:?}", report.outcome)
         };
         assert_eq!(jumps.len(), board.hole_count() - 2, "{name}");
@@ -321,17 +299,13 @@ fn the_class_test_refutes_at_once_on_256_holes() {
     // neighbour b1 (a jump keeps the class; b1 and a1 differ in it).
     let board = Board::builtin("rect:16x16").unwrap();
     assert_eq!(board.words(), 4);
-    let start = board
-        .holes()
-        .without(Hole::at((board.hole("a1").unwrap()).index()));
-    let finish =
-        WideFinish::Exactly(Pegs::EMPTY.with(Hole::at((board.hole("b1").unwrap()).index())));
-    let report = solve_wide(&board, start, &finish, &WideLimits::default()).unwrap();
-    assert_eq!(
-        report.outcome,
-        WideOutcome::Impossible(pegsol::Reason::Class)
-    );
-    assert_eq!(report.engine, "class");
+    let start: Pegs = board.holes().without(board.hole("a1").unwrap());
+    let finish = Finish::Holes(Pegs::single(board.hole("b1").unwrap()));
+    let problem = Problem::new(&board, start, finish).unwrap();
+    let began = std::time::Instant::now();
+    let report = solve(&problem, &Limits::default()).unwrap();
+    assert_eq!(report.outcome, Outcome::Impossible(pegsol::Reason::Class));
+    assert!(began.elapsed().as_secs_f64() < 1.0, "{:?}", began.elapsed());
 }
 
 /// What an independent count by coordinates finds: per level, the positions, the dead ends,
@@ -474,7 +448,7 @@ fn check_count_and_moves(
     board: &Board,
     dirs: &[(i32, i32)],
     start_cells: &BTreeSet<Cell>,
-    finish: &WideFinish,
+    finish: Finish,
 ) -> Result<(), TestCaseError> {
     let cells: HashSet<Cell> = (0..board.hole_count())
         .map(|h| {
@@ -491,22 +465,14 @@ fn check_count_and_moves(
         .iter()
         .fold(Pegs::EMPTY, |s, c| s.with(Hole::at(hole(c).index())));
     let wanted = |p: &BTreeSet<Cell>| match finish {
-        WideFinish::Pegs(k) => p.len() == *k,
-        WideFinish::Exactly(f) => {
+        Finish::AnyOne => p.len() == 1,
+        Finish::Pegs(k) => p.len() == k as usize,
+        Finish::Holes(f) => {
             p.len() == f.count() as usize && f.iter().all(|h| p.contains(&cell(h.index())))
         }
     };
     let expected = count_by_coordinates(&cells, dirs, start_cells, &wanted);
-    let problem = Problem::new(
-        board,
-        start,
-        match finish {
-            WideFinish::Exactly(f) => Finish::Holes(*f),
-            WideFinish::Pegs(1) => Finish::AnyOne,
-            WideFinish::Pegs(k) => Finish::Pegs(*k as u32),
-        },
-    )
-    .unwrap();
+    let problem = Problem::new(board, start, finish).unwrap();
     let c = pegsol::count::count(&problem, usize::MAX, &|_| {}).unwrap();
     let got = Counted {
         levels: c
@@ -593,8 +559,8 @@ proptest! {
         let mut near = cells.clone();
         near.sort_by_key(|&(r, c)| ((r - centre.0).abs() + (c - centre.1).abs(), (r * 7 + c * 13 + seed as i64) % 5));
         let start: BTreeSet<Cell> = near.iter().take(pegs).copied().collect();
-        let finish = if any_two { WideFinish::Pegs(2) } else { WideFinish::Pegs(1) };
-        check_count_and_moves(&board, lat.directions(), &start, &finish)?;
+        let finish = if any_two { Finish::Pegs(2) } else { Finish::AnyOne };
+        check_count_and_moves(&board, lat.directions(), &start, finish)?;
     }
 
     /// The same on the symmetric built-in boards, from starts that their whole group keeps,
@@ -635,11 +601,11 @@ proptest! {
         // An exact finish kept by the group: the middle hole where there is one.
         let centre = middle[0];
         let finish = if exact && start.count() > 1 {
-            WideFinish::Exactly(Pegs::EMPTY.with(Hole::at(centre)))
+            Finish::Holes(Pegs::single(Hole::at(centre)))
         } else {
-            WideFinish::Pegs(1)
+            Finish::AnyOne
         };
-        check_count_and_moves(&board, board.lattice().directions(), &start_cells, &finish)?;
+        check_count_and_moves(&board, board.lattice().directions(), &start_cells, finish)?;
     }
 }
 

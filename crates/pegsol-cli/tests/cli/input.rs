@@ -27,15 +27,6 @@ fn bad_input_is_exit_2_with_a_clear_message() {
         (vec!["solve".into(), "rect:16x17".into()], "bad rectangle"),
         (
             vec![
-                "count".into(),
-                "rect:9x9".into(),
-                "--workers".into(),
-                "2".into(),
-            ],
-            "board rect:9x9 has 81 holes; the cluster count and the winning set take boards of up to 64",
-        ),
-        (
-            vec![
                 "solve".into(),
                 "english".into(),
                 "--finish".into(),

@@ -39,8 +39,11 @@ use timely::dataflow::operators::{Exchange, Input, Inspect, Probe};
 use timely::dataflow::InputHandle;
 
 use super::{Count, CountError, Level};
+use crate::key::CountKey;
 use crate::problem::Problem;
 use crate::space::Space;
+use crate::spill::Value;
+use crate::width::with_width;
 
 /// Where a distributed count runs.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -73,20 +76,20 @@ pub struct ClusterCount {
     pub bytes_out: Vec<u64>,
 }
 
-/// A record of the count's dataflow.
+/// A record of the count's dataflow, with keys of one, two or four words.
 #[derive(Clone, Debug, Serialize, Deserialize)]
-enum Msg {
+enum Msg<K> {
     /// A child's key and the paths into it from one parent's jumps.
-    Child(u64, u128),
+    Child(K, u128),
     /// A parent of a winner (a candidate winner of the level before).
-    Parent(u64),
+    Parent(K),
     /// A worker's figures of a level, for worker `to`.
-    Figures(u32, Figures),
+    Figures(u32, Figures<K>),
 }
 
 /// One worker's share of a level's figures.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
-struct Figures {
+struct Figures<K> {
     positions: u64,
     classes: u64,
     dead_ends: u64,
@@ -97,26 +100,27 @@ struct Figures {
     winning: u64,
     winning_classes: u64,
     /// The finish classes reached, with their path counts.
-    reached: Vec<(u64, u128)>,
+    reached: Vec<(K, u128)>,
 }
 
 /// Encoded size of a record, for the bytes-exchanged figure (bincode's fixed-width layout:
 /// a 4-byte tag, then the fields).
-fn encoded(m: &Msg) -> u64 {
+fn encoded<K>(m: &Msg<K>) -> u64 {
+    let key = std::mem::size_of::<K>() as u64;
     match m {
-        Msg::Child(..) => 4 + 8 + 16,
-        Msg::Parent(_) => 4 + 8,
-        Msg::Figures(_, f) => 4 + 4 + 8 * 7 + 16 * 3 + 8 + 24 * f.reached.len() as u64,
+        Msg::Child(..) => 4 + key + 16,
+        Msg::Parent(_) => 4 + key,
+        Msg::Figures(_, f) => 4 + 4 + 8 * 7 + 16 * 3 + 8 + (key + 16) * f.reached.len() as u64,
     }
 }
 
 /// The worker a key belongs to: a spread of the key (so that neighbouring keys part).
-fn spread(key: u64) -> u64 {
-    let h = key.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+fn spread<K: CountKey>(key: K) -> u64 {
+    let h = key.spread().head();
     h ^ h >> 29
 }
 
-fn route(m: &Msg) -> u64 {
+fn route<K: CountKey>(m: &Msg<K>) -> u64 {
     match m {
         Msg::Child(k, _) | Msg::Parent(k) => spread(*k),
         Msg::Figures(to, _) => u64::from(*to),
@@ -141,7 +145,7 @@ impl std::hash::Hasher for KeyHasher {
     }
 }
 
-type Keyed<V> = HashMap<u64, V, std::hash::BuildHasherDefault<KeyHasher>>;
+type Keyed<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<KeyHasher>>;
 
 /// Set when a timely communication thread panicked: a peer went away.
 static BROKEN: AtomicBool = AtomicBool::new(false);
@@ -204,7 +208,6 @@ pub fn count_cluster(
     cluster: &Cluster,
     progress: Arc<dyn Fn(&Level) + Send + Sync>,
 ) -> Result<ClusterCount, CountError> {
-    problem.one_word().map_err(CountError::PastOneWord)?;
     watch_communication();
     let communication = match cluster {
         Cluster::Threads(n) => timely::CommunicationConfig::Process((*n).max(1)),
@@ -243,7 +246,9 @@ pub fn count_cluster(
     let (tx, rx) = std::sync::mpsc::channel();
     let tx = Mutex::new(tx);
     let guards = timely::execute(config, move |worker| {
-        let r = run_worker(worker, &problem, threads_here, progress.as_ref());
+        let r = with_width!(problem.board(), W => {
+            run_worker::<W>(worker, &problem, threads_here, progress.as_ref())
+        });
         if let Ok(tx) = tx.lock() {
             let _ = tx.send(r);
         }
@@ -286,8 +291,8 @@ pub fn count_cluster(
 
 /// The round machinery of one worker: send records, then step until every worker's records
 /// of the round have arrived.
-struct Rounds {
-    input: InputHandle<u64, timely::container::CapacityContainerBuilder<Vec<Msg>>>,
+struct Rounds<K: ClusterKey> {
+    input: InputHandle<u64, timely::container::CapacityContainerBuilder<Vec<Msg<K>>>>,
     probe: timely::dataflow::ProbeHandle<u64>,
     round: u64,
     peers: usize,
@@ -299,8 +304,8 @@ struct Rounds {
     bytes: u64,
 }
 
-impl Rounds {
-    fn send(&mut self, worker: &mut timely::worker::Worker, m: Msg) -> Result<(), CountError> {
+impl<K: ClusterKey> Rounds<K> {
+    fn send(&mut self, worker: &mut timely::worker::Worker, m: Msg<K>) -> Result<(), CountError> {
         let to = (route(&m) % self.peers as u64) as usize;
         if !self.local.contains(&to) {
             self.records += 1;
@@ -345,15 +350,30 @@ struct WorkerResult {
 }
 
 /// What the sink of a worker's dataflow collects in a round.
-#[derive(Default)]
-struct Inbox {
-    children: Keyed<u128>,
-    parents: HashSet<u64, std::hash::BuildHasherDefault<KeyHasher>>,
-    figures: Vec<Figures>,
+struct Inbox<K> {
+    children: Keyed<K, u128>,
+    parents: HashSet<K, std::hash::BuildHasherDefault<KeyHasher>>,
+    figures: Vec<Figures<K>>,
     overflow: bool,
 }
 
-fn run_worker(
+impl<K> Default for Inbox<K> {
+    fn default() -> Self {
+        Inbox {
+            children: Keyed::default(),
+            parents: HashSet::default(),
+            figures: Vec::new(),
+            overflow: false,
+        }
+    }
+}
+
+/// A key the cluster's records can carry: a count's key that serialises.
+trait ClusterKey: CountKey + Default + Serialize + for<'de> Deserialize<'de> {}
+
+impl<K: CountKey + Default + Serialize + for<'de> Deserialize<'de>> ClusterKey for K {}
+
+fn run_worker<K: ClusterKey>(
     worker: &mut timely::worker::Worker,
     problem: &Problem,
     threads_here: usize,
@@ -363,14 +383,14 @@ fn run_worker(
     let peers = worker.peers();
     // Records by the round they were sent in: a worker that finished a round early may
     // already send the next one's while this worker still reads its own.
-    let inboxes: Rc<RefCell<HashMap<u64, Inbox>>> = Rc::new(RefCell::new(HashMap::new()));
+    let inboxes: Rc<RefCell<HashMap<u64, Inbox<K>>>> = Rc::new(RefCell::new(HashMap::new()));
     let mut input = InputHandle::new();
     let sink = Rc::clone(&inboxes);
     let probe = worker.dataflow::<u64, _, _>(|scope| {
         scope
             .input_from(&mut input)
-            .container::<Vec<Msg>>()
-            .exchange(route)
+            .container::<Vec<Msg<K>>>()
+            .exchange(route::<K>)
             .inspect_core(move |event| {
                 let Ok((stamp, data)) = event else { return };
                 let round = stamp.elements().first().copied().unwrap_or(0);
@@ -413,27 +433,27 @@ fn run_worker(
         records: 0,
         bytes: 0,
     };
-    let space = Space::new(problem, true);
-    let targets: &[crate::Bits] = &problem.targets();
+    let space = Space::<K>::new(problem, true);
+    let targets: &[crate::Bits<K>] = &problem.targets();
     let goal = targets.first().map_or(1, |t| t.count());
-    let mut is_target: Vec<u64> = targets.iter().map(|&t| space.key(t)).collect();
+    let mut is_target: Vec<K> = targets.iter().map(|&t| space.key(t)).collect();
     is_target.sort_unstable();
     is_target.dedup();
-    let start = problem.start::<u64>().count();
-    let mine = |k: u64| (spread(k) % peers as u64) as usize == index;
+    let start = problem.start::<K>().count();
+    let mine = |k: K| (spread(k) % peers as u64) as usize == index;
     // This worker's share of the current level, and the keys of every level so far.
     let root = space.key(problem.start());
-    let mut current: Vec<(u64, u128)> = if mine(root) {
+    let mut current: Vec<(K, u128)> = if mine(root) {
         vec![(root, 1)]
     } else {
         Vec::new()
     };
-    let mut stored: Vec<Vec<u64>> = Vec::new();
+    let mut stored: Vec<Vec<K>> = Vec::new();
     let mut result = Count {
         symmetries: space.canon.order(),
         ..Count::default()
     };
-    let mut reached: Vec<(u64, u128)> = Vec::new();
+    let mut reached: Vec<(K, u128)> = Vec::new();
     let (mut records_out, mut bytes_out) = (Vec::new(), Vec::new());
     let mut level = 0u32;
     loop {
@@ -444,7 +464,7 @@ fn run_worker(
         };
         // Children are summed here first, so that a child reached from several of this
         // worker's parents crosses the network once per batch.
-        let mut batch: Keyed<u128> = Keyed::default();
+        let mut batch: Keyed<K, u128> = Keyed::default();
         for &(k, c) in &current {
             f.paths = f.paths.checked_add(c).ok_or(CountError::Overflow)?;
             f.positions += space.orbit(k);
@@ -533,10 +553,10 @@ fn run_worker(
             progress(&entry);
         }
         result.levels.push(entry);
-        let mut keys: Vec<u64> = current.iter().map(|&(k, _)| k).collect();
+        let mut keys: Vec<K> = current.iter().map(|&(k, _)| k).collect();
         keys.sort_unstable();
         stored.push(keys);
-        let mut next: Vec<(u64, u128)> = inbox.children.drain().collect();
+        let mut next: Vec<(K, u128)> = inbox.children.drain().collect();
         next.sort_unstable();
         current = next;
         if total.children == 0 {
@@ -548,19 +568,19 @@ fn run_worker(
     // Backward: winners of each level, from the last; a round sends the parents of a level's
     // winners to their owners.
     let depth_count = stored.len();
-    let mut parents_in: HashSet<u64, std::hash::BuildHasherDefault<KeyHasher>> = HashSet::default();
+    let mut parents_in: HashSet<K, std::hash::BuildHasherDefault<KeyHasher>> = HashSet::default();
     for depth in (0..depth_count).rev() {
         let pegs = start - depth as u32;
-        let candidates: Vec<u64> = if pegs == goal {
+        let candidates: Vec<K> = if pegs == goal {
             is_target.clone()
         } else {
-            let mut p: Vec<u64> = parents_in.drain().collect();
+            let mut p: Vec<K> = parents_in.drain().collect();
             p.sort_unstable();
             p
         };
         parents_in.clear();
         let keys = &stored[depth];
-        let won: Vec<u64> = candidates
+        let won: Vec<K> = candidates
             .into_iter()
             .filter(|k| keys.binary_search(k).is_ok())
             .collect();

@@ -1,6 +1,6 @@
 //! Pagoda cuts for the count: positions that can no longer reach any finish.
 
-use crate::key::Key;
+use crate::key::CountKey;
 use crate::layout::Layout;
 use crate::pagoda::Pagoda;
 use crate::problem::Problem;
@@ -23,7 +23,7 @@ impl Cut {
     /// keeping the few with the least slack (start total over finish total): each costs
     /// eight lookups per child, and those are the ones that cut early. Its tables read keys
     /// of the board's [`Layout`], as a count keeps them.
-    pub(crate) fn new<K: Key>(problem: &Problem, layout: &Layout<K>) -> Cut {
+    pub(crate) fn new<K: CountKey>(problem: &Problem, layout: &Layout<K>) -> Cut {
         let board = problem.board();
         let targets: &[crate::Pegs] = &problem.targets();
         let mut functions = Pagoda::library(board);
@@ -66,7 +66,7 @@ impl Cut {
 
     /// Whether `key` may still reach a finish as far as these functions tell.
     #[inline]
-    pub(crate) fn keeps<K: Key>(&self, key: K) -> bool {
+    pub(crate) fn keeps<K: CountKey>(&self, key: K) -> bool {
         debug_assert_eq!(self.words, K::WORDS);
         self.tables
             .chunks_exact(K::WORDS)

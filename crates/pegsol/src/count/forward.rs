@@ -12,7 +12,7 @@ use crate::count::packed::{Child, Spread};
 use crate::count::step::{expand, Expanded, Kept, Step, Store};
 use crate::count::winners::{backward, self_dual_winners, Winners};
 use crate::count::{Count, CountError, Level};
-use crate::key::Key;
+use crate::key::CountKey;
 use crate::problem::Problem;
 use crate::space::Space;
 use crate::spill;
@@ -25,7 +25,7 @@ use crate::symmetry::Canonicalizer;
 /// whose children would not fit in `max_memory` is expanded in slices whose sorted runs go to
 /// files there, merged into the next level on disk (external-memory breadth-first search).
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn analyse<K: Key>(
+pub(crate) fn analyse<K: CountKey>(
     problem: &Problem,
     canon: Option<&Canonicalizer<K>>,
     space: &Space<K>,
@@ -246,7 +246,7 @@ pub(crate) fn analyse<K: Key>(
 /// Every finish position reached, with the jump sequences from the start to it: each class's
 /// count `T(R)` is shared evenly by the `|R|` positions of its orbit (the group fixes the start,
 /// so they are reached equally often); a remainder is a bug, never rounded.
-pub(super) fn finish_paths<K: Key>(
+pub(super) fn finish_paths<K: CountKey>(
     problem: &Problem,
     space: &Space<K>,
     reached: &[(K, u128)],
@@ -276,7 +276,7 @@ pub(super) fn finish_paths<K: Key>(
 /// summing the counts of equal positions, and removes the runs; returns the merged files, in
 /// order, and their number of positions. The merge runs in pieces of the index range, in
 /// parallel.
-pub(super) fn merge_runs<K: Key>(
+pub(super) fn merge_runs<K: CountKey>(
     runs: &[PathBuf],
     dir: &mut spill::SpillDir,
     what: &str,

@@ -49,7 +49,7 @@ pub(crate) use forward::analyse;
 use winners::solutions_meeting;
 pub(crate) use winners::{winners_meeting, Winners};
 
-use crate::key::Key;
+use crate::key::CountKey;
 use crate::problem::Problem;
 use crate::space::Space;
 use crate::spill;
@@ -167,9 +167,6 @@ pub enum CountError {
     Internal(&'static str),
     /// A distributed count could not start, or a process of it went away.
     Cluster(String),
-    /// A board past one word given to the count on several processes, which takes boards of
-    /// up to 64 holes so far.
-    PastOneWord(crate::Error),
 }
 
 impl std::fmt::Display for CountError {
@@ -185,7 +182,6 @@ impl std::fmt::Display for CountError {
             CountError::Io(e) => write!(f, "spill file: {e}; check the spill directory"),
             CountError::Internal(what) => write!(f, "internal error: {what}; please report it"),
             CountError::Cluster(what) => write!(f, "cluster: {what}"),
-            CountError::PastOneWord(e) => write!(f, "{e}"),
         }
     }
 }
@@ -273,7 +269,7 @@ pub fn count_with(
 }
 
 /// [`count_with`] in keys of `K`.
-fn count_in<K: Key>(
+fn count_in<K: CountKey>(
     problem: &Problem,
     options: &CountOptions,
     progress: &(dyn Fn(&Level) + Sync),
@@ -389,7 +385,7 @@ pub fn count_solutions(
 }
 
 /// [`count_solutions`] in keys of `K`.
-fn solutions_in<K: Key>(
+fn solutions_in<K: CountKey>(
     problem: &Problem,
     max_memory: usize,
     timeout: Option<std::time::Duration>,

@@ -3,7 +3,7 @@
 
 use crate::bitset::Word;
 use crate::count::CountError;
-use crate::key::Key;
+use crate::key::CountKey;
 use crate::space::Dense;
 use crate::spill::Value;
 
@@ -12,16 +12,16 @@ use crate::spill::Value;
 pub(super) const BUCKETS: usize = 256;
 
 /// The order levels are stored in memory: a bijection that spreads keys evenly (see
-/// [`Key::spread`]), so that its leading word's top byte picks a bucket and the next bits
+/// [`CountKey::spread`]), so that its leading word's top byte picks a bucket and the next bits
 /// a hash slot.
 #[inline(always)]
-pub(super) fn rank<K: Key>(key: K) -> K::Rank {
+pub(super) fn rank<K: CountKey>(key: K) -> K::Rank {
     key.spread()
 }
 
 /// How a level is ordered: by [`rank`] in memory ([`Spread`]), by [`Dense`] index in files.
 /// Both spread keys evenly: a rank's top byte picks a bucket, and the next bits a hash slot.
-pub(super) trait Ranking<K: Key>: Copy + Send + Sync {
+pub(super) trait Ranking<K: CountKey>: Copy + Send + Sync {
     fn rank(self, key: K) -> K::Rank;
 
     #[inline]
@@ -34,14 +34,14 @@ pub(super) trait Ranking<K: Key>: Copy + Send + Sync {
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Spread;
 
-impl<K: Key> Ranking<K> for Spread {
+impl<K: CountKey> Ranking<K> for Spread {
     #[inline]
     fn rank(self, key: K) -> K::Rank {
         rank(key)
     }
 }
 
-impl<K: Key> Ranking<K> for Dense {
+impl<K: CountKey> Ranking<K> for Dense {
     /// The index, its leading word in the top bits of a word.
     #[inline]
     fn rank(self, key: K) -> K::Rank {
@@ -61,7 +61,7 @@ pub(super) struct Child<K> {
 /// A child with its inherited path count, as stored in a bucket and summed in a [`Table`].
 pub(super) trait Packed: Copy + Send + Sync {
     /// The child's key.
-    type K: Key;
+    type K: CountKey;
     /// A free table slot: no child has every bit set, since its jump left a hole empty.
     const FREE: Self;
     /// Packs `count`, which must fit (see [`expand`]).
@@ -72,7 +72,7 @@ pub(super) trait Packed: Copy + Send + Sync {
     fn absorb(&mut self, other: Self) -> Result<(), CountError>;
 }
 
-impl<K: Key> Packed for Child<K> {
+impl<K: CountKey> Packed for Child<K> {
     type K = K;
     const FREE: Child<K> = Child {
         key: K::FREE,
@@ -113,7 +113,7 @@ pub(super) struct Narrow<K> {
     pub(super) count: u64,
 }
 
-impl<K: Key> Packed for Narrow<K> {
+impl<K: CountKey> Packed for Narrow<K> {
     type K = K;
     const FREE: Narrow<K> = Narrow {
         key: K::FREE,
@@ -197,7 +197,7 @@ impl<C: Packed, R: Ranking<C::K>> Part<C, R> {
     }
 }
 
-/// Open-addressing sum of counts by key, for one bucket of a level. [`Key::FREE`] (all ones)
+/// Open-addressing sum of counts by key, for one bucket of a level. [`CountKey::FREE`] (all ones)
 /// marks a free slot: a child always has an empty hole (the one its jump left), so no key is
 /// all ones.
 ///

@@ -10,7 +10,7 @@ use crate::bitset::{Bits, Word};
 use crate::count::cut::Cut;
 use crate::count::packed::{Child, Narrow, Packed, Part, Ranking, Table, BUCKETS};
 use crate::count::CountError;
-use crate::key::Key;
+use crate::key::CountKey;
 use crate::space::{Dense, Space};
 use crate::spill;
 
@@ -30,7 +30,7 @@ pub(super) enum Kept<K> {
     Keys(Vec<PathBuf>),
 }
 
-impl<K: Key> Store<K> {
+impl<K: CountKey> Store<K> {
     pub(super) fn len(&self) -> usize {
         match self {
             Store::Mem(k, _) => k.len(),
@@ -88,7 +88,7 @@ pub(super) struct Expanded<K> {
 /// pagoda cut, and the last level's figures that size the tables (children per parent, and
 /// children per distinct child).
 #[derive(Clone, Copy)]
-pub(super) struct Step<'a, K: Key> {
+pub(super) struct Step<'a, K: CountKey> {
     pub(super) pegs: u32,
     pub(super) space: &'a Space<K>,
     pub(super) cut: Option<&'a Cut>,
@@ -98,7 +98,7 @@ pub(super) struct Step<'a, K: Key> {
 
 /// Expands representatives `ks` of positions with `step.pegs` pegs (with path counts `cs`):
 /// every child, canonicalised, summed per distinct key, in the order of `ranking`.
-pub(super) fn expand<K: Key, R: Ranking<K>>(
+pub(super) fn expand<K: CountKey, R: Ranking<K>>(
     ks: &[K],
     cs: &[u128],
     step: Step<K>,

@@ -8,7 +8,7 @@ use crate::bitset::Bits;
 use crate::count::packed::{rank, Child, Narrow, Spread};
 use crate::count::step::{expand, gather, Kept, Step};
 use crate::count::CountError;
-use crate::key::Key;
+use crate::key::CountKey;
 use crate::problem::Problem;
 use crate::space::{Dense, Space};
 use crate::spill::{self, Value};
@@ -22,7 +22,7 @@ pub(crate) type Winners<K = u64> = Vec<Vec<K>>;
 /// pass: the finish representatives win; a level's winners are the parents of the next
 /// level's winners (undoing a jump), canonicalised and kept where reachable. Working from the
 /// winners touches far fewer positions than re-expanding every level.
-pub(super) fn backward<K: Key>(
+pub(super) fn backward<K: CountKey>(
     problem: &Problem,
     space: &Space<K>,
     stored: &[Kept<K>],
@@ -68,7 +68,7 @@ pub(super) fn backward<K: Key>(
 /// (read from disk for a spilled level); else of the complements of the smaller level,
 /// canonicalised, with the larger. This touches each position once, where the backward pass
 /// undoes every jump into every winner.
-pub(super) fn self_dual_winners<K: Key>(
+pub(super) fn self_dual_winners<K: CountKey>(
     problem: &Problem,
     space: &Space<K>,
     stored: &[Kept<K>],
@@ -142,7 +142,7 @@ pub(super) fn self_dual_winners<K: Key>(
 
 /// The keys two levels share, in [`rank`] order, where one of them at least is on disk: both
 /// are read in [`Dense`] order and merged.
-pub(super) fn shared_keys<K: Key>(
+pub(super) fn shared_keys<K: CountKey>(
     a: &Kept<K>,
     b: &Kept<K>,
     dense: Dense,
@@ -172,7 +172,7 @@ pub(super) enum DenseKeys<V> {
 }
 
 impl<V: Value> DenseKeys<V> {
-    pub(super) fn of<K: Key<Rank = V>>(
+    pub(super) fn of<K: CountKey<Rank = V>>(
         level: &Kept<K>,
         dense: Dense,
     ) -> Result<DenseKeys<V>, CountError> {
@@ -208,7 +208,7 @@ impl<V: Value> DenseKeys<V> {
 /// Only about half of each game tree is enumerated; when start and finish are complements of
 /// each other (the English central game) the dual levels are the forward ones and one half is
 /// enough. Returns `None` when the finish is not a single position.
-pub(crate) fn winners_meeting<K: Key>(
+pub(crate) fn winners_meeting<K: CountKey>(
     problem: &Problem,
     canon: &Canonicalizer<K>,
     max_memory: usize,
@@ -221,7 +221,7 @@ pub(crate) fn winners_meeting<K: Key>(
     Some(meet(problem, canon, finish, max_memory, deadline))
 }
 
-pub(super) fn meet<K: Key>(
+pub(super) fn meet<K: CountKey>(
     problem: &Problem,
     canon: &Canonicalizer<K>,
     finish: Bits<K>,
@@ -237,7 +237,7 @@ pub(super) fn meet<K: Key>(
 /// from the finish's complement, each to its side of the middle (when start and finish are
 /// complements the dual levels are the forward ones, computed once), with their path counts
 /// when asked.
-struct Meeting<K: Key> {
+struct Meeting<K: CountKey> {
     space: Space<K>,
     total: usize,
     middle: usize,
@@ -247,7 +247,7 @@ struct Meeting<K: Key> {
     dual: Option<(Vec<Vec<K>>, PathCounts)>,
 }
 
-impl<K: Key> Meeting<K> {
+impl<K: CountKey> Meeting<K> {
     /// The levels, each side within `side_memory` bytes.
     fn new(
         problem: &Problem,
@@ -319,7 +319,7 @@ impl<K: Key> Meeting<K> {
 
 /// The winners of every level from the meeting's levels, given the middle's `pairs`
 /// ([`middle_pairs`] of the forward middle and the dual level it meets).
-fn winners_from<K: Key>(
+fn winners_from<K: CountKey>(
     problem: &Problem,
     canon: &Canonicalizer<K>,
     m: &Meeting<K>,
@@ -392,7 +392,7 @@ fn winners_from<K: Key>(
 /// `dual[j]` up to symmetry, in increasing `i`. Both levels are in [`rank`] order; the
 /// complements are canonicalised in parallel, sorted, and merged with the dual level in one
 /// pass, which touches memory in order where a search per key would miss the cache each time.
-fn middle_pairs<K: Key>(space: &Space<K>, forward: &[K], dual: &[K]) -> Vec<(u32, u32)> {
+fn middle_pairs<K: CountKey>(space: &Space<K>, forward: &[K], dual: &[K]) -> Vec<(u32, u32)> {
     let holes = space.layout.holes();
     let mut complements: Vec<(K::Rank, u32)> = forward
         .par_iter()
@@ -417,7 +417,7 @@ fn middle_pairs<K: Key>(space: &Space<K>, forward: &[K], dual: &[K]) -> Vec<(u32
 /// The canonical parents of `winners` (keys of positions with `pegs` pegs): every position one
 /// jump before one of them (undoing a jump: its landing hole full, the other two empty),
 /// distinct, in [`rank`] order.
-pub(super) fn parents_of<K: Key>(
+pub(super) fn parents_of<K: CountKey>(
     winners: &[K],
     pegs: u32,
     space: &Space<K>,
@@ -436,7 +436,7 @@ type PathCounts = Vec<Vec<u128>>;
 /// `pegs` pegs), each in [`rank`] order, with each level's path counts when `counted` (else
 /// none: ones in their place keep the children narrow). A count `T(R)` is the number of jump sequences from the start
 /// to any position of the orbit `R`.
-pub(super) fn levels_counted<K: Key>(
+pub(super) fn levels_counted<K: CountKey>(
     space: &Space<K>,
     start: K,
     pegs: u32,
@@ -506,7 +506,7 @@ pub(super) fn levels_counted<K: Key>(
 /// ```
 ///
 /// with every division exact. The winning positions are the meeting's (`meet`).
-pub(crate) fn solutions_meeting<K: Key>(
+pub(crate) fn solutions_meeting<K: CountKey>(
     problem: &Problem,
     canon: &Canonicalizer<K>,
     max_memory: usize,
@@ -544,7 +544,7 @@ pub(crate) fn solutions_meeting<K: Key>(
 
 /// The keys in both lists, each sorted by [`rank`]: the lists are cut at the same ranks into
 /// pieces intersected in parallel.
-pub(super) fn intersect_sorted<K: Key>(a: &[K], b: &[K]) -> Vec<K> {
+pub(super) fn intersect_sorted<K: CountKey>(a: &[K], b: &[K]) -> Vec<K> {
     const PIECES: u64 = 64;
     if a.len().min(b.len()) < 1 << 16 {
         return intersect_run(a, b);
@@ -566,7 +566,7 @@ pub(super) fn intersect_sorted<K: Key>(a: &[K], b: &[K]) -> Vec<K> {
 }
 
 /// [`intersect_sorted`] in one pass.
-pub(super) fn intersect_run<K: Key>(a: &[K], b: &[K]) -> Vec<K> {
+pub(super) fn intersect_run<K: CountKey>(a: &[K], b: &[K]) -> Vec<K> {
     let (mut i, mut j) = (0, 0);
     let mut out = Vec::new();
     while i < a.len() && j < b.len() {

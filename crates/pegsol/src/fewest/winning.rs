@@ -5,32 +5,34 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use crate::bitset::{Bits, Hole};
+use crate::bitset::{Bits, Hole, Word};
 use crate::count::{analyse, winners_meeting, CountError, Winners};
 use crate::error::{Error, Result};
 use crate::jumps::Jump;
+use crate::key::CountKey;
 use crate::problem::{Budget, Limits, Problem};
 use crate::replay::replay;
 use crate::space::{group_of, Space};
 use crate::symmetry::Canonicalizer;
 use crate::table::KeyMap;
+use crate::width::with_width;
 
 use super::moves::{first_solution, move_count, MoveSolution, MovesOutcome, MovesReport};
 
 /// The winning representatives of every level (canonical under `canon`, from
 /// [`group_of`]): from both ends when the finish is one position, else from the forward
 /// count's backward pass.
-pub(crate) fn winners_of(
+pub(crate) fn winners_of<K: CountKey>(
     problem: &Problem,
-    canon: &Canonicalizer,
+    canon: &Canonicalizer<K>,
     max_memory: usize,
     deadline: Option<Instant>,
-) -> std::result::Result<Winners, CountError> {
+) -> std::result::Result<Winners<K>, CountError> {
     winners_meeting(problem, canon, max_memory, deadline).unwrap_or_else(|| {
         analyse(
             problem,
             Some(canon),
-            &Space::new(problem, true),
+            &Space::<K>::new(problem, true),
             None,
             max_memory,
             None,
@@ -46,9 +48,84 @@ pub(crate) fn winners_of(
 /// winnable?" for every position of the game with one lookup.
 pub struct WinningSet {
     problem: Problem,
-    canon: Canonicalizer,
+    levels: Levels,
+}
+
+/// The winning representatives in keys of the board's width.
+enum Levels {
+    One(Sets<u64>),
+    Two(Sets<[u64; 2]>),
+    Four(Sets<[u64; 4]>),
+}
+
+/// The winning representatives of every level in keys of `K`, canonical under `canon`.
+struct Sets<K: CountKey> {
+    canon: Canonicalizer<K>,
     /// Level `k`: the winning representatives `k` jumps from the start, in increasing order.
-    levels: Winners,
+    levels: Winners<K>,
+}
+
+/// The [`Levels`] variant of a width.
+trait Wrap: CountKey {
+    fn wrap(sets: Sets<Self>) -> Levels;
+}
+
+impl Wrap for u64 {
+    fn wrap(sets: Sets<u64>) -> Levels {
+        Levels::One(sets)
+    }
+}
+
+impl Wrap for [u64; 2] {
+    fn wrap(sets: Sets<[u64; 2]>) -> Levels {
+        Levels::Two(sets)
+    }
+}
+
+impl Wrap for [u64; 4] {
+    fn wrap(sets: Sets<[u64; 4]>) -> Levels {
+        Levels::Four(sets)
+    }
+}
+
+impl<K: CountKey> Sets<K> {
+    /// The winning set of `problem` in keys of `K`; `Ok(None)` when the budget runs out.
+    fn of(problem: &Problem, limits: &Limits) -> Result<Option<Sets<K>>> {
+        let deadline = limits.timeout.map(|t| Instant::now() + t);
+        let canon = group_of::<K>(problem);
+        match winners_of(problem, &canon, limits.max_memory, deadline) {
+            Ok(mut levels) => {
+                // Sorted for binary search, whatever order the counter kept them in.
+                levels.par_iter_mut().for_each(|l| l.sort_unstable());
+                Ok(Some(Sets { canon, levels }))
+            }
+            Err(e) => count_error(e).map(|()| None),
+        }
+    }
+
+    fn classes(&self) -> u64 {
+        self.levels.iter().map(|l| l.len() as u64).sum()
+    }
+
+    fn wins(&self, start: u32, position: Bits<K>) -> bool {
+        let Some(depth) = start.checked_sub(position.count()) else {
+            return false;
+        };
+        let key = self.canon.canonical(position).0;
+        self.levels
+            .get(depth as usize)
+            .is_some_and(|level| level.binary_search(&key).is_ok())
+    }
+}
+
+/// A count's error as the library's: `Ok` for a budget that ran out (an undecided answer).
+fn count_error(e: CountError) -> Result<()> {
+    match e {
+        CountError::Timeout | CountError::Memory { .. } => Ok(()),
+        CountError::Overflow => Err(Error::CountOverflow),
+        CountError::Io(e) | CountError::Cluster(e) => Err(Error::Io(e)),
+        CountError::Internal(what) => Err(Error::Internal(what)),
+    }
 }
 
 impl WinningSet {
@@ -58,25 +135,13 @@ impl WinningSet {
     ///
     /// [`Error::CountOverflow`] or [`Error::Io`] as the counter gives them.
     pub fn of(problem: &Problem, limits: &Limits) -> Result<Option<WinningSet>> {
-        problem.one_word()?;
-        let deadline = limits.timeout.map(|t| Instant::now() + t);
-        let canon = group_of(problem);
-        match winners_of(problem, &canon, limits.max_memory, deadline) {
-            Ok(mut levels) => Ok(Some(WinningSet {
-                // Sorted for binary search, whatever order the counter kept them in.
-                levels: {
-                    levels.par_iter_mut().for_each(|l| l.sort_unstable());
-                    levels
-                },
-                problem: problem.clone(),
-                canon,
-            })),
-            Err(CountError::Timeout | CountError::Memory { .. }) => Ok(None),
-            Err(CountError::Overflow) => Err(Error::CountOverflow),
-            Err(CountError::Io(e) | CountError::Cluster(e)) => Err(Error::Io(e)),
-            Err(CountError::Internal(what)) => Err(Error::Internal(what)),
-            Err(CountError::PastOneWord(e)) => Err(e),
-        }
+        let levels = with_width!(problem.board(), W => {
+            Sets::<W>::of(problem, limits)?.map(W::wrap)
+        });
+        Ok(levels.map(|levels| WinningSet {
+            problem: problem.clone(),
+            levels,
+        }))
     }
 
     /// The problem the set belongs to.
@@ -88,22 +153,24 @@ impl WinningSet {
     /// Winning positions up to symmetry.
     #[must_use]
     pub fn classes(&self) -> u64 {
-        self.levels.iter().map(|l| l.len() as u64).sum()
+        match &self.levels {
+            Levels::One(s) => s.classes(),
+            Levels::Two(s) => s.classes(),
+            Levels::Four(s) => s.classes(),
+        }
     }
 
     /// Whether `position` can still reach the finish. Exact for every position reached from
     /// the problem's start by legal jumps (the set holds all of those that win); a position not
     /// reachable from the start is never in it.
     #[must_use]
-    pub fn wins(&self, position: Bits) -> bool {
-        let start = self.problem.start::<u64>().count();
-        let Some(depth) = start.checked_sub(position.count()) else {
-            return false;
-        };
-        let key = self.canon.canonical(position).raw();
-        self.levels
-            .get(depth as usize)
-            .is_some_and(|level| level.binary_search(&key).is_ok())
+    pub fn wins<W: Word>(&self, position: Bits<W>) -> bool {
+        let start = self.problem.start::<W>().count();
+        match &self.levels {
+            Levels::One(s) => s.wins(start, position.resize()),
+            Levels::Two(s) => s.wins(start, position.resize()),
+            Levels::Four(s) => s.wins(start, position.resize()),
+        }
     }
 }
 
@@ -116,7 +183,11 @@ impl WinningSet {
 /// [`Error::Internal`] when an answer fails its own check (a bug), [`Error::CountOverflow`]
 /// when a path count passes `u128`, [`Error::Io`] when scratch files fail.
 pub fn fewest_moves_by_winning_set(problem: &Problem, limits: &Limits) -> Result<MovesReport> {
-    problem.one_word()?;
+    with_width!(problem.board(), W => fewest_in::<W>(problem, limits))
+}
+
+/// [`fewest_moves_by_winning_set`] in keys of `K`.
+fn fewest_in<K: CountKey>(problem: &Problem, limits: &Limits) -> Result<MovesReport> {
     let started = Instant::now();
     let deadline = limits.timeout.map(|t| started + t);
     let (best, lower) = match first_solution(problem, limits, started)? {
@@ -131,16 +202,18 @@ pub fn fewest_moves_by_winning_set(problem: &Problem, limits: &Limits) -> Result
         budget,
         best: Some(best.clone()),
     };
-    let canon = group_of(problem);
+    let canon = group_of::<K>(problem);
     let found = winners_of(problem, &canon, limits.max_memory, deadline);
     let winners = match found {
         Ok(w) => w,
         Err(CountError::Timeout) => return Ok(report(undecided(Budget::Time), lower, 0)),
         Err(CountError::Memory { .. }) => return Ok(report(undecided(Budget::Memory), lower, 0)),
-        Err(CountError::Overflow) => return Err(Error::CountOverflow),
-        Err(CountError::Io(e) | CountError::Cluster(e)) => return Err(Error::Io(e)),
-        Err(CountError::Internal(what)) => return Err(Error::Internal(what)),
-        Err(CountError::PastOneWord(e)) => return Err(e),
+        Err(e) => {
+            count_error(e)?;
+            return Err(Error::Internal(
+                "a count's budget error not reported as one",
+            ));
+        }
     };
     let classes = winners.iter().map(|l| l.len() as u64).sum();
     let Some(tables) = Tables::new(problem, &canon, winners, deadline) else {
@@ -160,35 +233,35 @@ pub fn fewest_moves_by_winning_set(problem: &Problem, limits: &Limits) -> Result
 const NONE: u8 = u8::MAX;
 
 /// The winning set with `M` for each representative.
-struct Tables<'c> {
-    canon: &'c Canonicalizer,
+struct Tables<'c, K: CountKey> {
+    canon: &'c Canonicalizer<K>,
     /// Jumps grouped by starting hole.
     by_from: Vec<Vec<Jump>>,
     all: Vec<Jump>,
-    winners: Winners,
+    winners: Winners<K>,
     /// `M` per winner, parallel to `winners`.
     rest: Vec<Vec<u8>>,
     /// Per level, winner key to index: a hash lookup is one cache miss where a binary search
     /// of a level is a dozen.
-    index: Vec<KeyMap<u32>>,
+    index: Vec<KeyMap<u32, Bits<K>>>,
     start_pegs: u32,
     goal: u32,
 }
 
-impl<'c> Tables<'c> {
+impl<'c, K: CountKey> Tables<'c, K> {
     /// Fills `M` from the finish back to the start; `None` when the deadline passes.
     fn new(
         problem: &Problem,
-        canon: &'c Canonicalizer,
-        winners: Winners,
+        canon: &'c Canonicalizer<K>,
+        winners: Winners<K>,
         deadline: Option<Instant>,
-    ) -> Option<Tables<'c>> {
+    ) -> Option<Tables<'c, K>> {
         let board = problem.board();
         let mut by_from = vec![Vec::new(); board.hole_count()];
         for &j in board.jumps() {
             by_from[j.from().index()].push(j);
         }
-        let goal = problem.targets().first().map_or(1, |t: &Bits| t.count());
+        let goal = problem.targets().first().map_or(1, |t: &Bits<K>| t.count());
         let mut t = Tables {
             canon,
             by_from,
@@ -196,7 +269,7 @@ impl<'c> Tables<'c> {
             rest: winners.iter().map(|l| vec![NONE; l.len()]).collect(),
             index: winners.iter().map(|l| index_of(l)).collect(),
             winners,
-            start_pegs: problem.start::<u64>().count(),
+            start_pegs: problem.start::<K>().count(),
             goal,
         };
         for depth in (0..t.winners.len()).rev() {
@@ -217,7 +290,7 @@ impl<'c> Tables<'c> {
     }
 
     /// `M(p)` for a winning `p` whose deeper levels are filled, with a jump achieving it.
-    fn after_move(&self, p: Bits) -> (u8, Option<Jump>) {
+    fn after_move(&self, p: Bits<K>) -> (u8, Option<Jump>) {
         let mut best = (NONE, None);
         for &j in &self.all {
             if j.is_legal(p) {
@@ -231,9 +304,9 @@ impl<'c> Tables<'c> {
     }
 
     /// `M(p)` looked up; [`NONE`] when `p` cannot win.
-    fn lookup(&self, p: Bits) -> u8 {
+    fn lookup(&self, p: Bits<K>) -> u8 {
         let depth = (self.start_pegs - p.count()) as usize;
-        let key = self.canon.canonical(p).raw();
+        let key = self.canon.canonical(p);
         self.index
             .get(depth)
             .and_then(|level| level.get(key))
@@ -241,7 +314,7 @@ impl<'c> Tables<'c> {
     }
 
     /// `G(p, h)`: the fewest moves from `p` when the peg on `h` may continue for free.
-    fn continuing(&self, p: Bits, h: Hole) -> u8 {
+    fn continuing(&self, p: Bits<K>, h: Hole) -> u8 {
         let m = self.lookup(p);
         if m == NONE {
             return NONE;
@@ -263,7 +336,7 @@ impl<'c> Tables<'c> {
 
     /// Rebuilds an optimal solution forward, replays it and recounts its moves.
     fn solution(&self, problem: &Problem) -> Option<MoveSolution> {
-        let mut p = problem.start();
+        let mut p: Bits<K> = problem.start();
         let mut jumps = Vec::new();
         let total = if p.count() == self.goal {
             0
@@ -296,7 +369,7 @@ impl<'c> Tables<'c> {
         }
         let end = replay(problem.board(), problem.start(), &jumps).ok()?;
         let moves = move_count(&jumps);
-        (problem.targets::<u64>().contains(&end) && moves == u32::from(total)).then_some(
+        (problem.targets::<K>().contains(&end) && moves == u32::from(total)).then_some(
             MoveSolution {
                 jumps,
                 moves,
@@ -307,11 +380,11 @@ impl<'c> Tables<'c> {
 }
 
 /// A level's keys mapped to their positions in it.
-fn index_of(level: &[u64]) -> KeyMap<u32> {
+fn index_of<K: CountKey>(level: &[K]) -> KeyMap<u32, Bits<K>> {
     let mut index = KeyMap::with_capacity(level.len());
     for (i, &k) in level.iter().enumerate() {
         // Sized for the level: every insert fits.
-        let _ = index.insert(k, i as u32);
+        let _ = index.insert(Bits(k), i as u32);
     }
     index
 }
