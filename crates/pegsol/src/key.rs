@@ -11,7 +11,6 @@
 //! spreads, and the rest break its ties.
 
 use crate::bitset::Word;
-use crate::space::Dense;
 use crate::spill::Value;
 use crate::table::{SPREAD, UNSPREAD};
 
@@ -99,6 +98,55 @@ where
     #[inline(always)]
     fn dense_rank(self, _: Dense) -> [u64; N] {
         self.spread()
+    }
+}
+
+/// The order of levels on disk. A layout's keys fit its lowest `w` bits, and a key's index
+/// is a bijection on `w`-bit numbers: the key with its high half folded onto its low half,
+/// times an odd constant, modulo `2^w`. Indices are spread evenly, so that cutting their
+/// range in equal parts cuts a level in equal parts, and dense, so that the gaps between a
+/// sorted level's indices take few bytes in a file (see `spill`), where `count`'s rank would
+/// spread `w` bits over 64.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Dense {
+    /// `64 - w`.
+    pub(crate) shift: u32,
+    /// `w / 2`, rounded up.
+    pub(crate) half: u32,
+}
+
+impl Dense {
+    /// The order of keys made of the bits of `holes`: one word's, where wider keys spread
+    /// their leading word over all 64 bits (see [`CountKey::index`]).
+    pub(crate) fn new<K: CountKey>(holes: K) -> Dense {
+        let width = if K::WORDS == 1 {
+            64 - (holes.word(0) | 1).leading_zeros()
+        } else {
+            64
+        };
+        Dense {
+            shift: 64 - width,
+            half: width.div_ceil(2),
+        }
+    }
+
+    /// The index of a key: at most [`last`](Self::last).
+    #[inline]
+    pub(crate) const fn index(self, key: u64) -> u64 {
+        (key ^ key >> self.half).wrapping_mul(SPREAD) & self.last()
+    }
+
+    /// The key of an index.
+    #[inline]
+    pub(crate) const fn key(self, index: u64) -> u64 {
+        // Folding twice restores a key: its high half, shifted down, lands below `half`.
+        let folded = index.wrapping_mul(UNSPREAD) & self.last();
+        folded ^ folded >> self.half
+    }
+
+    /// The largest index.
+    pub(crate) const fn last(self) -> u64 {
+        u64::MAX >> self.shift
     }
 }
 

@@ -1,11 +1,10 @@
 use rayon::prelude::*;
 
 use crate::bitset::{Bits, Word};
-use crate::key::CountKey;
+use crate::key::{CountKey, Dense};
 use crate::layout::Layout;
 use crate::problem::Problem;
 use crate::symmetry::{Canonicalizer, WIDE};
-use crate::table::{SPREAD, UNSPREAD};
 
 /// The positions of a count as keys of the board's [`Layout`] (one word up to 64 holes, two
 /// or four past them), with the symmetry group and each jump's images in that layout, so
@@ -226,53 +225,4 @@ pub(crate) fn group_elements(problem: &Problem) -> Vec<usize> {
     let start: crate::Pegs = problem.start();
     group.retain(|&g| sym.apply(g, start) == start);
     group
-}
-
-/// The order of levels on disk. A layout's keys fit its lowest `w` bits, and a key's index
-/// is a bijection on `w`-bit numbers: the key with its high half folded onto its low half,
-/// times an odd constant, modulo `2^w`. Indices are spread evenly, so that cutting their
-/// range in equal parts cuts a level in equal parts, and dense, so that the gaps between a
-/// sorted level's indices take few bytes in a file (see `spill`), where `count`'s rank would
-/// spread `w` bits over 64.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Dense {
-    /// `64 - w`.
-    pub(crate) shift: u32,
-    /// `w / 2`, rounded up.
-    pub(crate) half: u32,
-}
-
-impl Dense {
-    /// The order of keys made of the bits of `holes`: one word's, where wider keys spread
-    /// their leading word over all 64 bits (see [`CountKey::index`]).
-    pub(crate) fn new<K: CountKey>(holes: K) -> Dense {
-        let width = if K::WORDS == 1 {
-            64 - (holes.word(0) | 1).leading_zeros()
-        } else {
-            64
-        };
-        Dense {
-            shift: 64 - width,
-            half: width.div_ceil(2),
-        }
-    }
-
-    /// The index of a key: at most [`last`](Self::last).
-    #[inline]
-    pub(crate) const fn index(self, key: u64) -> u64 {
-        (key ^ key >> self.half).wrapping_mul(SPREAD) & self.last()
-    }
-
-    /// The key of an index.
-    #[inline]
-    pub(crate) const fn key(self, index: u64) -> u64 {
-        // Folding twice restores a key: its high half, shifted down, lands below `half`.
-        let folded = index.wrapping_mul(UNSPREAD) & self.last();
-        folded ^ folded >> self.half
-    }
-
-    /// The largest index.
-    pub(crate) const fn last(self) -> u64 {
-        u64::MAX >> self.shift
-    }
 }

@@ -666,7 +666,7 @@ fn every_command_answers_alike_on_33_and_66_holes() {
         &wide_picture("orthogonal", 9, 9, 0, &[(3, 3), (3, 4), (4, 4), (4, 5)]),
     );
     let few = few.to_str().unwrap();
-    let pairs: [(&[&str], &[&str]); 10] = [
+    let pairs: [(&[&str], &[&str]); 11] = [
         (
             &["solve", "triangle5", "--fewest-moves"],
             &[
@@ -695,6 +695,10 @@ fn every_command_answers_alike_on_33_and_66_holes() {
             ],
         ),
         (&["count", "triangle:5", "--empty", "a1"], &["count", few]),
+        (
+            &["count", "triangle5", "--solutions"],
+            &["count", few, "--finish", "e5", "--solutions"],
+        ),
         (
             &["ends", "english"],
             &["ends", "triangle:11", "--empty", "a1"],

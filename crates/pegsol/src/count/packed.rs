@@ -4,7 +4,7 @@
 use crate::bitset::Word;
 use crate::count::CountError;
 use crate::key::CountKey;
-use crate::space::Dense;
+use crate::key::Dense;
 use crate::spill::Value;
 
 /// Hash buckets of a level: children are grouped by bucket, and a level is stored in

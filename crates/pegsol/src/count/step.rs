@@ -11,7 +11,8 @@ use crate::count::cut::Cut;
 use crate::count::packed::{Child, Narrow, Packed, Part, Ranking, Table, BUCKETS};
 use crate::count::CountError;
 use crate::key::CountKey;
-use crate::space::{Dense, Space};
+use crate::key::Dense;
+use crate::space::Space;
 use crate::spill;
 
 /// A level of representatives with their path counts, in memory or spilled to files.

@@ -6,8 +6,9 @@ use crate::count::winners::{
     backward, intersect_run, intersect_sorted, levels_counted, self_dual_winners, winners_meeting,
     Winners,
 };
+use crate::key::Dense;
 use crate::problem::Finish;
-use crate::space::{group_of, Dense};
+use crate::space::group_of;
 use crate::symmetry::Canonicalizer;
 use crate::table::{SPREAD, UNSPREAD};
 

@@ -9,8 +9,9 @@ use crate::count::packed::{rank, Child, Narrow, Spread};
 use crate::count::step::{expand, gather, Kept, Step};
 use crate::count::CountError;
 use crate::key::CountKey;
+use crate::key::Dense;
 use crate::problem::Problem;
-use crate::space::{Dense, Space};
+use crate::space::Space;
 use crate::spill::{self, Value};
 use crate::symmetry::Canonicalizer;
 
