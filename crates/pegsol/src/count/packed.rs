@@ -64,6 +64,8 @@ pub(super) trait Packed: Copy + Send + Sync {
     type K: CountKey;
     /// A free table slot: no child has every bit set, since its jump left a hole empty.
     const FREE: Self;
+    /// Whether the path counts are wanted: without them a table reads out its keys alone.
+    const COUNTED: bool = true;
     /// Packs `count`, which must fit (see [`expand`]).
     fn new(key: Self::K, count: u128) -> Self;
     fn key(self) -> Self::K;
@@ -140,6 +142,35 @@ impl<K: CountKey> Packed for Narrow<K> {
             .count
             .checked_add(other.count)
             .ok_or(CountError::Overflow)?;
+        Ok(())
+    }
+}
+
+/// A key alone, for gathers whose path counts are not wanted (the parents of winners, the
+/// complements of a level): no count is stored, summed or read out.
+#[derive(Clone, Copy)]
+pub(super) struct Bare<K> {
+    pub(super) key: K,
+}
+
+impl<K: CountKey> Packed for Bare<K> {
+    type K = K;
+    const FREE: Bare<K> = Bare { key: K::FREE };
+    const COUNTED: bool = false;
+    #[inline(always)]
+    fn new(key: K, _: u128) -> Bare<K> {
+        Bare { key }
+    }
+    #[inline(always)]
+    fn key(self) -> K {
+        self.key
+    }
+    #[inline(always)]
+    fn count(self) -> u128 {
+        0
+    }
+    #[inline(always)]
+    fn absorb(&mut self, _: Bare<K>) -> Result<(), CountError> {
         Ok(())
     }
 }
@@ -270,23 +301,28 @@ impl<C: Packed, R: Ranking<C::K>> Table<C, R> {
         Ok(())
     }
 
-    /// The keys in the order of the ranking, with their counts.
+    /// The keys in the order of the ranking, with their counts (none where they are not
+    /// [wanted](Packed::COUNTED)).
     pub(super) fn into_sorted(self) -> (Vec<C::K>, Vec<u128>) {
         // Every slot is copied to the next place, which advances only past a key: no branch
         // on whether a slot is free, which the table's load leaves hard to predict.
         let mut keys = vec![C::K::ZERO; self.len + 1];
-        let mut counts = vec![0u128; self.len + 1];
+        let mut counts = vec![0u128; if C::COUNTED { self.len + 1 } else { 0 }];
         let mut n = 0;
         for &s in &self.slots {
             keys[n] = s.key();
-            counts[n] = s.count();
+            if C::COUNTED {
+                counts[n] = s.count();
+            }
             n += usize::from(s.key() != C::K::FREE);
             if n == self.len {
                 break;
             }
         }
         keys.truncate(n);
-        counts.truncate(n);
+        if C::COUNTED {
+            counts.truncate(n);
+        }
         // Insertion: only keys that probing pushed past a later home move, and not far.
         let Some(&first) = keys.first() else {
             return (keys, counts);
@@ -301,7 +337,9 @@ impl<C: Packed, R: Ranking<C::K>> Table<C, R> {
             let mut at = i;
             while at > 0 && self.ranking.rank(keys[at - 1]) > r {
                 keys.swap(at - 1, at);
-                counts.swap(at - 1, at);
+                if C::COUNTED {
+                    counts.swap(at - 1, at);
+                }
                 at -= 1;
             }
         }

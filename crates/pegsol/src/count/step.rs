@@ -229,16 +229,18 @@ pub(super) fn gather<C: Packed, R: Ranking<C::K>>(
     // no pass that zeroes the room first (on a reused heap that is a serial memset, about
     // 0.05 s of the English count).
     let total: usize = merged.iter().map(|m| m.0.len()).sum();
+    // Gathers without counts read out keys alone (see `Packed::COUNTED`).
+    let counted = if C::COUNTED { total } else { 0 };
     out.keys = Vec::with_capacity(total);
-    out.counts = Vec::with_capacity(total);
+    out.counts = Vec::with_capacity(counted);
     let mut places = Vec::with_capacity(BUCKETS);
     let (mut keys, mut counts) = (
         &mut out.keys.spare_capacity_mut()[..total],
-        &mut out.counts.spare_capacity_mut()[..total],
+        &mut out.counts.spare_capacity_mut()[..counted],
     );
     for (ks, _) in &merged {
         let (k, rest_k) = keys.split_at_mut(ks.len());
-        let (c, rest_c) = counts.split_at_mut(ks.len());
+        let (c, rest_c) = counts.split_at_mut(if C::COUNTED { ks.len() } else { 0 });
         places.push((k, c));
         (keys, counts) = (rest_k, rest_c);
     }
@@ -254,10 +256,11 @@ pub(super) fn gather<C: Packed, R: Ranking<C::K>>(
             }
         });
     // SAFETY: the runs' lengths sum to `total`, and the pieces they were copied to tile the
-    // first `total` places of each vector, so every one of them is initialised.
+    // first `total` places of the keys (and of the counts, where there are counts: a table
+    // without them reads out none), so every one of them is initialised.
     unsafe {
         out.keys.set_len(total);
-        out.counts.set_len(total);
+        out.counts.set_len(counted);
     }
     Ok(out)
 }

@@ -5,7 +5,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use crate::bitset::Bits;
-use crate::count::packed::{rank, Child, Narrow, Spread};
+use crate::count::packed::{rank, Bare, Child, Spread};
 use crate::count::step::{expand, gather, Kept, Step};
 use crate::count::CountError;
 use crate::key::CountKey;
@@ -114,7 +114,7 @@ pub(super) fn self_dual_winners<K: CountKey>(
     let holes = space.layout.holes();
     let dual = |keys: &[K]| -> Result<Vec<K>, CountError> {
         let zeros = vec![0; keys.len()];
-        let out = gather::<Narrow<K>, _>(Spread, keys, &zeros, 1.0, 1.0, |k, _, part| {
+        let out = gather::<Bare<K>, _>(Spread, keys, &zeros, 1.0, 1.0, |k, _, part| {
             part.push(space.canonical(holes.xor(k)), 0);
         })?;
         Ok(out.keys)
@@ -424,7 +424,7 @@ pub(super) fn parents_of<K: CountKey>(
     space: &Space<K>,
 ) -> Result<Vec<K>, CountError> {
     let zeros = vec![0; winners.len()];
-    let out = gather::<Narrow<K>, _>(Spread, winners, &zeros, 8.0, 4.0, |w, _, part| {
+    let out = gather::<Bare<K>, _>(Spread, winners, &zeros, 8.0, 4.0, |w, _, part| {
         space.for_each_parent(space.unfold(w, pegs), |p| part.push(p, 0));
     })?;
     Ok(out.keys)
