@@ -25,6 +25,14 @@ struct Direction {
     turn: u32,
 }
 
+/// The key holding just bit `b`.
+#[inline]
+fn bit_at<K: CountKey>(b: u32) -> K {
+    let mut k = K::ZERO;
+    *k.word_mut(b as usize / 64) |= 1 << (b % 64);
+    k
+}
+
 /// The most directions a lattice has (the diagonal one: 8).
 const MAX_DIRECTIONS: usize = 8;
 
@@ -107,13 +115,8 @@ impl<K: CountKey> Layout<K> {
     }
 
     fn with(board: &Board, place: Vec<u32>, directions: Vec<Direction>) -> Layout<K> {
-        let bit = |h: crate::bitset::Hole| {
-            Bits::<K>::single(crate::bitset::Hole::at(place[h.index()] as usize)).0
-        };
-        let holes = board
-            .holes::<[u64; 4]>()
-            .iter()
-            .fold(K::ZERO, |m, h| m.or(bit(h)));
+        let bit = |h: crate::bitset::Hole| bit_at::<K>(place[h.index()]);
+        let holes = place.iter().fold(K::ZERO, |m, &b| m.or(bit_at(b)));
         let jumps = board
             .jumps()
             .iter()
@@ -168,38 +171,24 @@ impl<K: CountKey> Layout<K> {
 
     /// A position in this layout.
     pub(crate) fn key(&self, set: Bits<K>) -> K {
-        if K::WORDS == 1 {
-            // By shifts: the winners of a whole game go through here.
-            let set = set.0.word(0);
-            let mut out = 0u64;
-            for (h, &b) in self.place.iter().enumerate() {
-                out |= (set >> h & 1) << b;
-            }
-            return K::from_low(out);
+        // Bit by bit with shifts and no branch: the winners of a whole game go through here
+        // (on one word, `word` ignores its index and this is the plain shift loop).
+        let mut out = K::ZERO;
+        for (h, &b) in self.place.iter().enumerate() {
+            let bit = set.0.word(h / 64) >> (h % 64) & 1;
+            *out.word_mut(b as usize / 64) |= bit << (b % 64);
         }
-        set.iter().fold(K::ZERO, |m, h| {
-            m.or(Bits::<K>::single(crate::bitset::Hole::at(self.place[h.index()] as usize)).0)
-        })
+        out
     }
 
     /// A position of this layout as the board's holes.
     pub(crate) fn bits(&self, key: K) -> Bits<K> {
-        if K::WORDS == 1 {
-            let key = key.word(0);
-            let mut out = 0u64;
-            for (h, &b) in self.place.iter().enumerate() {
-                out |= (key >> b & 1) << h;
-            }
-            return Bits(K::from_low(out));
-        }
-        let key = Bits(key);
-        let mut out = Bits::EMPTY;
+        let mut out = K::ZERO;
         for (h, &b) in self.place.iter().enumerate() {
-            if key.contains(crate::bitset::Hole::at(b as usize)) {
-                out = out.with(crate::bitset::Hole::at(h));
-            }
+            let bit = key.word(b as usize / 64) >> (b % 64) & 1;
+            *out.word_mut(h / 64) |= bit << (h % 64);
         }
-        out
+        Bits(out)
     }
 
     /// Number of jump slots: [`Layout::for_each_jump`] passes indices below this.

@@ -10,20 +10,20 @@ pub(super) const MAX_CUTS: usize = 4;
 
 /// Pagoda functions that cut positions which cannot reach any finish (their total is below
 /// every finish's, and a pagoda total never rises), as byte tables: a total is eight lookups
-/// a word of the key.
-pub(crate) struct Cut {
-    /// Function `f`'s tables for word `w` of a key: `tables[f * words + w]`.
+/// a word of the key, whose width `K` the cut is built for.
+pub(crate) struct Cut<K> {
+    /// Function `f`'s tables for word `w` of a key: `tables[f * K::WORDS + w]`.
     pub(super) tables: Vec<[[i64; 256]; 8]>,
-    pub(super) words: usize,
     pub(super) floors: Vec<i64>,
+    key: std::marker::PhantomData<K>,
 }
 
-impl Cut {
+impl<K: CountKey> Cut<K> {
     /// The stock functions of the board plus one fitted by LP to each finish (up to eight),
     /// keeping the few with the least slack (start total over finish total): each costs
     /// eight lookups per child, and those are the ones that cut early. Its tables read keys
     /// of the board's [`Layout`], as a count keeps them.
-    pub(crate) fn new<K: CountKey>(problem: &Problem, layout: &Layout<K>) -> Cut {
+    pub(crate) fn new(problem: &Problem, layout: &Layout<K>) -> Cut<K> {
         let board = problem.board();
         let targets: &[crate::Pegs] = &problem.targets();
         let mut functions = Pagoda::library(board);
@@ -44,8 +44,8 @@ impl Cut {
         ranked.truncate(MAX_CUTS);
         let mut cut = Cut {
             tables: Vec::new(),
-            words: K::WORDS,
             floors: Vec::new(),
+            key: std::marker::PhantomData,
         };
         for (_, f) in ranked {
             for word in 0..K::WORDS {
@@ -66,8 +66,7 @@ impl Cut {
 
     /// Whether `key` may still reach a finish as far as these functions tell.
     #[inline]
-    pub(crate) fn keeps<K: CountKey>(&self, key: K) -> bool {
-        debug_assert_eq!(self.words, K::WORDS);
+    pub(crate) fn keeps(&self, key: K) -> bool {
         self.tables
             .chunks_exact(K::WORDS)
             .zip(&self.floors)

@@ -29,7 +29,7 @@ pub(crate) fn analyse<K: CountKey>(
     problem: &Problem,
     canon: Option<&Canonicalizer<K>>,
     space: &Space<K>,
-    cut: Option<&Cut>,
+    cut: Option<&Cut<K>>,
     max_memory: usize,
     spill: Option<&Path>,
     deadline: Option<Instant>,

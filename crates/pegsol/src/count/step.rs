@@ -92,7 +92,7 @@ pub(super) struct Expanded<K> {
 pub(super) struct Step<'a, K: CountKey> {
     pub(super) pegs: u32,
     pub(super) space: &'a Space<K>,
-    pub(super) cut: Option<&'a Cut>,
+    pub(super) cut: Option<&'a Cut<K>>,
     pub(super) branching: f64,
     pub(super) duplication: f64,
 }

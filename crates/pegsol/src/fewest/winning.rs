@@ -99,7 +99,7 @@ impl<K: CountKey> Sets<K> {
                 levels.par_iter_mut().for_each(|l| l.sort_unstable());
                 Ok(Some(Sets { canon, levels }))
             }
-            Err(e) => count_error(e).map(|()| None),
+            Err(e) => count_error(e).map(|_| None),
         }
     }
 
@@ -118,10 +118,11 @@ impl<K: CountKey> Sets<K> {
     }
 }
 
-/// A count's error as the library's: `Ok` for a budget that ran out (an undecided answer).
-fn count_error(e: CountError) -> Result<()> {
+/// A count's error as the library's: `Ok` with the budget that ran out (an undecided answer).
+fn count_error(e: CountError) -> Result<Budget> {
     match e {
-        CountError::Timeout | CountError::Memory { .. } => Ok(()),
+        CountError::Timeout => Ok(Budget::Time),
+        CountError::Memory { .. } => Ok(Budget::Memory),
         CountError::Overflow => Err(Error::CountOverflow),
         CountError::Io(e) | CountError::Cluster(e) => Err(Error::Io(e)),
         CountError::Internal(what) => Err(Error::Internal(what)),
@@ -206,14 +207,7 @@ fn fewest_in<K: CountKey>(problem: &Problem, limits: &Limits) -> Result<MovesRep
     let found = winners_of(problem, &canon, limits.max_memory, deadline);
     let winners = match found {
         Ok(w) => w,
-        Err(CountError::Timeout) => return Ok(report(undecided(Budget::Time), lower, 0)),
-        Err(CountError::Memory { .. }) => return Ok(report(undecided(Budget::Memory), lower, 0)),
-        Err(e) => {
-            count_error(e)?;
-            return Err(Error::Internal(
-                "a count's budget error not reported as one",
-            ));
-        }
+        Err(e) => return Ok(report(undecided(count_error(e)?), lower, 0)),
     };
     let classes = winners.iter().map(|l| l.len() as u64).sum();
     let Some(tables) = Tables::new(problem, &canon, winners, deadline) else {
