@@ -151,6 +151,9 @@ type Keyed<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<KeyHasher>>;
 static BROKEN: AtomicBool = AtomicBool::new(false);
 static BROKEN_WHY: Mutex<String> = Mutex::new(String::new());
 static HOOK: Once = Once::new();
+/// What Rust's runtime says of a panic in a destructor while a thread unwinds: the process
+/// aborts after the hook.
+const NO_UNWIND: &str = "panic in a destructor during cleanup";
 
 /// Routes timely's communication panics to [`BROKEN`], quietly; others to the usual hook.
 fn watch_communication() {
@@ -182,6 +185,12 @@ fn watch_communication() {
                     }
                 }
                 BROKEN.store(true, Ordering::SeqCst);
+            } else if let Some(e) = broken().filter(|_| text.contains(NO_UNWIND)) {
+                // A thread of timely that unwinds from the lost connection can panic again
+                // in a destructor (a send buffer flushed into the poisoned queue), and Rust
+                // then aborts the process before the count can return its error: say it
+                // here, where it is still possible.
+                eprintln!("error: {e}");
             } else {
                 previous(info);
             }
