@@ -14,7 +14,8 @@ use common::{Server, STARVED};
 /// under [`STARVED`]; the target, 200 ms, is the printed figure), every coloured "wins" is
 /// a jump the next answer confirms, and nothing is refused.
 #[test]
-fn live_analysis_of_twenty_players_stays_fast() {
+#[ignore = "soak test: CI runs these with `-- --ignored soak_`"]
+fn soak_live_analysis_of_twenty_players_stays_fast() {
     let server = Server::start_with("5", &[]);
     // The English winning set is built in the background at start (a few seconds); the
     // players come once it is there, as a page loaded after the server started would.

@@ -26,6 +26,8 @@ fn one_two_and_three_workers_count_as_one_process_does() {
         ("rect:3x4-diagonal", "a1", "any"),
         ("hexagon:3", "c3", "any"),
         ("rect:3x5", "a1", "any:2"),
+        // Several levels of thousands of keys each: records cross between workers mid-round.
+        ("triangle:6", "c3", "any"),
     ] {
         let board = Board::builtin(name).unwrap();
         let start = board.holes().minus(board.hole_set(empty).unwrap());
@@ -42,7 +44,8 @@ fn one_two_and_three_workers_count_as_one_process_does() {
 }
 
 #[test]
-fn the_english_game_on_three_workers() {
+#[ignore = "soak test: CI runs these with `-- --ignored soak_`"]
+fn soak_the_english_game_on_three_workers() {
     let board = Board::builtin("english").unwrap();
     let problem = Problem::conventional(&board).unwrap();
     agree(&problem, 3);

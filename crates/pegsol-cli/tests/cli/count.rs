@@ -189,10 +189,11 @@ fn scratch_files_go_on_sigterm_and_stale_ones_at_the_next_start() {
     let dir = std::env::temp_dir().join(format!("pegsol-sigterm-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let spill = dir.to_str().unwrap();
-    // Twenty counts, each signalled at another moment of its spilling (as soon as its
-    // directory appears, then later and later, while run files are being written and
-    // merged), SIGTERM and SIGINT in turn: every one exits 143 or 130 and leaves nothing.
-    for round in 0..20u64 {
+    // Eight counts, each signalled at another moment of its spilling (as soon as its
+    // directory appears, then at moments spread over the next 0.4 s, while run files are
+    // being written and merged), SIGTERM and SIGINT in turn: every one exits 143 or 130 and
+    // leaves nothing.
+    for round in 0..8u64 {
         let (signal, code) = if round % 2 == 0 {
             ("-TERM", 143)
         } else {
@@ -209,7 +210,7 @@ fn scratch_files_go_on_sigterm_and_stale_ones_at_the_next_start() {
             assert!(began.elapsed().as_secs() < 60, "the count never spilled");
             std::thread::sleep(std::time::Duration::from_millis(5));
         }
-        std::thread::sleep(std::time::Duration::from_millis(round * 37 % 400));
+        std::thread::sleep(std::time::Duration::from_millis(round * 97 % 400));
         let killed = Command::new("kill")
             .args([signal, &child.id().to_string()])
             .status()

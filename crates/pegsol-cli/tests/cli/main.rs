@@ -16,7 +16,9 @@ mod line;
 mod solve;
 mod wide;
 
-pub(crate) use common::{pegsol, python, replay_line, stderr, stdout, verify_both, PY_CHECKER};
+pub(crate) use common::{
+    pegsol, python, python_command, replay_line, stderr, stdout, verify_both, PY_CHECKER,
+};
 
 /// Runs `pegsol args` and checks it fails as bad input (exit 2) with `message` on stderr.
 pub(crate) fn fails_with(args: &[&str], message: &str) {

@@ -502,10 +502,7 @@ fn certificates_past_64_holes_verify_independently_and_tampering_is_caught() {
         );
         assert_eq!(json(&checked)["kind"], kind.as_str());
         if python {
-            let py = Command::new("python3")
-                .args([script, cert_s])
-                .output()
-                .unwrap();
+            let py = python_command().args([script, cert_s]).output().unwrap();
             assert_eq!(py.status.code(), Some(0), "{board}: {}", stdout(&py));
         }
         let original: Value =

@@ -114,9 +114,33 @@ pub const PY_CHECKER: &str = concat!(
     "/../../docs/verify_certificate.py"
 );
 
+/// The interpreter behind `python3`, found once: a version manager's shim (pyenv) costs
+/// about 0.1 s a start, and the checkers run hundreds of times.
+fn interpreter() -> Option<&'static std::path::Path> {
+    static FOUND: std::sync::OnceLock<Option<std::path::PathBuf>> = std::sync::OnceLock::new();
+    FOUND
+        .get_or_init(|| {
+            let o = Command::new("python3")
+                .args(["-c", "import sys; print(sys.executable)"])
+                .output()
+                .ok()?;
+            let path = String::from_utf8(o.stdout).ok()?.trim().to_string();
+            (o.status.success() && !path.is_empty()).then(|| path.into())
+        })
+        .as_deref()
+}
+
+/// A command that runs Python: the interpreter itself, with `-S` (the checker uses the
+/// standard library alone, and the site packages cost more than the check).
+pub fn python_command() -> Command {
+    let mut c = Command::new(interpreter().map_or("python3".as_ref(), |p| p.as_os_str()));
+    c.arg("-S");
+    c
+}
+
 /// Whether python3 runs here. In CI it must: the Python checker is half of what is tested.
 pub fn python() -> bool {
-    let here = Command::new("python3").arg("--version").output().is_ok();
+    let here = interpreter().is_some();
     assert!(
         here || std::env::var_os("CI").is_none(),
         "python3 is needed in CI for the Python checker"
@@ -134,7 +158,7 @@ pub fn verify_both(file: &str, script: Option<&str>) -> (Output, Option<Output>)
             .expect("the checker runs")
     };
     let rust = spawn(Command::new(env!("CARGO_BIN_EXE_pegsol")).args(["verify", file]));
-    let py = script.map(|script| spawn(Command::new("python3").args([script, file])));
+    let py = script.map(|script| spawn(python_command().args([script, file])));
     (
         rust.wait_with_output().unwrap(),
         py.map(|p| p.wait_with_output().unwrap()),

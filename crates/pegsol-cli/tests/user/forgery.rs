@@ -8,9 +8,9 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
-use super::common::{pegsol, python, replay_line, verify_both, PY_CHECKER};
+use super::common::{pegsol, python, python_command, replay_line, verify_both, PY_CHECKER};
 
 use serde_json::{json, Value};
 
@@ -882,7 +882,7 @@ print(json.dumps(out))
 "#
     );
     // No __pycache__ left in docs/ by the import.
-    let mut child = Command::new("python3")
+    let mut child = python_command()
         .args(["-B", "-c", &driver])
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())

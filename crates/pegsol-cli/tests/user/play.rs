@@ -22,16 +22,22 @@ fn after_starts_from_the_position_a_line_reaches() {
         "solve", "english", "--empty", "d2,e3,f3", "--finish", "d4", "--json",
     ]);
     assert_eq!(v["jumps"], same["jumps"]);
-    // Moves may be written as chains of jumps; fewest moves and check take it too.
+    // Fewest moves and check take it too (fewest moves from eight jumps in: seconds, where
+    // two jumps in take ten).
     let (code, v) = json(&[
         "solve",
         "english",
         "--after",
-        "d2-d4 f3-d3",
+        "d2-d4 b3-d3 c1-c3 e1-c1 d3-b3 a3-c3 e3-e1 g3-e3",
         "--fewest-moves",
         "--json",
     ]);
     assert_eq!(code, Some(0), "{v}");
+    assert_eq!(
+        (&v["optimal"], &v["upper_bound"]),
+        (&true.into(), &16.into()),
+        "{v}"
+    );
     let o = pegsol(&["check", "english", "--after", "d2-d4", "--finish", "a1"]);
     assert_eq!(o.status.code(), Some(2), "no hole a1: {}", stderr(&o));
     let (code, _) = json(&["check", "english", "--after", "d2-d4 f3-d3", "--json"]);
