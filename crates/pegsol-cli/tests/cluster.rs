@@ -35,7 +35,7 @@ fn one_two_and_three_processes_print_the_single_process_count() {
     for (board, extra) in [
         ("triangle:5", vec![]),
         ("rect:4x4", vec!["--empty", "b2", "--finish", "c3"]),
-        // The English game on three workers is the library's test (tests/cluster.rs); here
+        // The English game on three workers is the library's soak test (tests/it/cluster.rs); here
         // the processes' plumbing, on a board of several levels that runs in about a second.
         ("triangle:6", vec!["--empty", "b3"]),
     ] {

@@ -189,7 +189,7 @@ fn spilling_to_disk_gives_the_same_count() {
 }
 
 // Positions, games, winning positions and solutions on small boards are checked against the
-// brute-force oracle by the corpus test (`tests/corpus.rs`).
+// brute-force oracle by the corpus test (`tests/it/corpus.rs`).
 
 /// Path counts past 64 bits take the wide children; both packings sum the same way.
 #[test]

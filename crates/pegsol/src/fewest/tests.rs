@@ -3,7 +3,7 @@ use crate::board::Board;
 use crate::problem::{Limits, Problem};
 
 // Fewest moves on small boards are checked against the brute-force oracle by the corpus
-// test (`tests/corpus.rs`), which runs both methods on every problem.
+// test (`tests/it/corpus.rs`), which runs both methods on every problem.
 
 #[test]
 fn counts_moves_by_chains() {

@@ -5,9 +5,7 @@
 //! certificates of `check`, the whole-game `count` with and without pagoda pruning, and
 //! `ends`. No wrong answer is allowed.
 
-mod common;
-
-use common::{is_finish, random_case, Case, Oracle, Rng};
+use crate::common::{is_finish, random_case, Case, Oracle, Rng};
 use pegsol::check::{prove, Certificate, Unproved};
 use pegsol::count::{count, count_pruned};
 use pegsol::{Engines, Finish, Limits, Outcome, Problem, SolveOptions};

@@ -9,7 +9,7 @@ use pegsol::{replay, Board, Finish, Limits, Problem};
 use serde_json::Value;
 
 fn golden() -> Value {
-    serde_json::from_str(include_str!("data/fewest_moves.json")).unwrap()
+    serde_json::from_str(include_str!("../data/fewest_moves.json")).unwrap()
 }
 
 /// The proven optimum of one problem (by meeting in the middle), after replaying the solution
@@ -114,7 +114,7 @@ fn basic_game_of_triangles_of_side_4_to_7_matches_a127500() {
     }
 }
 
-/// Side 8 takes minutes and several GB: `cargo test --release -p pegsol --test fewest -- --ignored`.
+/// Side 8 takes minutes and several GB: `cargo test --release -p pegsol --test it fewest:: -- --ignored`.
 #[test]
 #[ignore]
 fn basic_game_of_triangle_8_matches_a127500() {

@@ -1,9 +1,7 @@
 //! The solver against an independent brute-force search on random small boards of every
 //! lattice, random starts and random finishes.
 
-mod common;
-
-use common::{is_finish, Oracle};
+use crate::common::{is_finish, Oracle};
 use pegsol::{
     replay, Bits, Board, Engines, Finish, Lattice, Limits, Outcome, Problem, Reason, SolveOptions,
 };

@@ -6,7 +6,7 @@ use pegsol::{
 };
 
 fn golden(list: &str) -> Vec<serde_json::Map<String, serde_json::Value>> {
-    let text = include_str!("data/counts.json");
+    let text = include_str!("../data/counts.json");
     let v: serde_json::Value = serde_json::from_str(text).unwrap();
     v[list]
         .as_array()
@@ -67,7 +67,7 @@ fn published_counts() {
 /// The French board's whole game from the centre, against Durango Bill's count of its games:
 /// 191 s on two cores with a 4.1 GB peak (under an 8 GB budget), spilling about 3 GB of
 /// scratch files to the system's temporary directory.
-/// `cargo test --release -p pegsol --test counts -- --ignored`.
+/// `cargo test --release -p pegsol --test it counts:: -- --ignored`.
 #[test]
 #[ignore = "3 minutes, 4 GB of memory and 3 GB of disk"]
 fn published_large_counts() {
@@ -90,7 +90,7 @@ fn published_large_counts() {
 /// kind of starting hole, and the holes where one last peg can end.
 #[test]
 fn triangle5_levels_and_final_pegs_from_every_start() {
-    let text = include_str!("data/counts.json");
+    let text = include_str!("../data/counts.json");
     let v: serde_json::Value = serde_json::from_str(text).unwrap();
     let starts = v["triangle5_levels"]["starts"].as_array().unwrap();
     assert_eq!(starts.len(), 4);

@@ -7,11 +7,9 @@
 //! too.
 //!
 //! To rewrite the file after adding a problem to [`PROBLEMS`]:
-//! `PEGSOL_WRITE_CORPUS=1 cargo test --release -p pegsol --test corpus`.
+//! `PEGSOL_WRITE_CORPUS=1 cargo test --release -p pegsol --test it corpus::`.
 
-mod common;
-
-use common::{is_finish, Oracle};
+use crate::common::{is_finish, Oracle};
 use pegsol::check::{prove, Unproved};
 use pegsol::count::{count, count_pruned, count_solutions};
 use pegsol::fewest::{fewest_moves, fewest_moves_by_winning_set, MovesOutcome, WinningSet};
@@ -114,7 +112,7 @@ fn figures(name: &str, empty: &str, finish: &str) -> Value {
 }
 
 fn corpus() -> Vec<Value> {
-    serde_json::from_str(include_str!("data/corpus.json")).unwrap()
+    serde_json::from_str(include_str!("../data/corpus.json")).unwrap()
 }
 
 /// The file and the oracle agree, entry by entry, and every published figure holds.
@@ -378,10 +376,10 @@ fn solutions_by_meeting() {
         checked += 1;
     }
     assert!(checked >= 5, "{checked} corpus problems with one finish");
-    let mut rng = common::Rng(0x005E_ED0F_5017);
+    let mut rng = crate::common::Rng(0x005E_ED0F_5017);
     let (mut random, mut solvable) = (0, 0);
     while random < 300 {
-        let case = common::random_case(&mut rng);
+        let case = crate::common::random_case(&mut rng);
         // One finish position that is reachable: where a random playout gets stuck, or, one
         // time in three, where it stands a few jumps in (a finish of several pegs).
         let mut end = case.start;
@@ -473,9 +471,9 @@ fn every_end_hole_from_one_count() {
         reached >= 78,
         "{reached} end holes reached on the built-in boards"
     );
-    let mut rng = common::Rng(0x0000_E0D5_01E5);
+    let mut rng = crate::common::Rng(0x0000_E0D5_01E5);
     for _ in 0..150 {
-        let case = common::random_case(&mut rng);
+        let case = crate::common::random_case(&mut rng);
         let oracle = Oracle::new(case.lattice, &case.cells, Some(&case.board));
         let holes: Vec<_> = case.board.each_hole().collect();
         let vacancy = holes[(rng.next() % holes.len() as u64) as usize];
