@@ -228,7 +228,9 @@ pub(crate) fn analyse<K: CountKey>(
     result.finishes = finish_paths(problem, space, &reached, goal)?;
     let found = match self_dual_winners(problem, space, &stored, deadline)? {
         Some(found) => found,
-        None => backward(problem, space, &stored, &is_target, goal, deadline)?,
+        None => backward(
+            problem, space, &stored, &is_target, goal, max_memory, deadline,
+        )?,
     };
     let mut all_winners: Winners<K> = vec![Vec::new(); stored.len()];
     for (depth, winners) in found.iter().enumerate() {

@@ -101,7 +101,28 @@ fn self_dual_winners_match_the_backward_pass() {
             let all = boards(&levels);
             let stored: Vec<Kept<u64>> = levels.into_iter().map(Kept::Mem).collect();
             let is_target = vec![space.key(target)];
-            let slow = backward(&p, &space, &stored, &is_target, target.count(), None).unwrap();
+            let slow = backward(
+                &p,
+                &space,
+                &stored,
+                &is_target,
+                target.count(),
+                usize::MAX,
+                None,
+            )
+            .unwrap();
+            // Slices of a hundred or so winners (128 KB of parents) find the same winners.
+            let sliced = backward(
+                &p,
+                &space,
+                &stored,
+                &is_target,
+                target.count(),
+                1 << 17,
+                None,
+            )
+            .unwrap();
+            assert_eq!(sliced, slow, "{name} {empty} -> {finish}");
             match self_dual_winners(&p, &space, &stored, None).unwrap() {
                 Some(fast) => {
                     assert!(dual, "{name} {empty} -> {finish}");

@@ -23,35 +23,60 @@ pub(crate) type Winners<K = u64> = Vec<Vec<K>>;
 /// pass: the finish representatives win; a level's winners are the parents of the next
 /// level's winners (undoing a jump), canonicalised and kept where reachable. Working from the
 /// winners touches far fewer positions than re-expanding every level.
+///
+/// The parents are gathered for a slice of the winners at a time, sized so that they take
+/// about `max_memory` bytes (a winner has tens of parents: gathered at once, the parents of a
+/// spilled level's winners were the count's peak); each slice's parents meet the stored level,
+/// and the slices' winners are merged.
 pub(super) fn backward<K: CountKey>(
     problem: &Problem,
     space: &Space<K>,
     stored: &[Kept<K>],
     is_target: &[K],
     goal: u32,
+    max_memory: usize,
     deadline: Option<Instant>,
 ) -> Result<Vec<Vec<K>>, CountError> {
+    // Keys the parents of one slice may take: the gathering holds them about four times over.
+    let room = (max_memory / (4 * std::mem::size_of::<K>())).max(64) as f64;
+    let meet = |candidates: Vec<K>, level_keys: &Kept<K>| match level_keys {
+        Kept::Mem(keys) => Ok(intersect_sorted(&candidates, keys)),
+        // The stored level streamed (in the dense order) past the candidates sorted alike.
+        Kept::Keys(..) => shared_keys(&Kept::Mem(candidates), level_keys, space.dense),
+    };
     let mut found: Vec<Vec<K>> = vec![Vec::new(); stored.len()];
     for (depth, level_keys) in stored.iter().enumerate().rev() {
-        if deadline.is_some_and(|d| Instant::now() > d) {
-            return Err(CountError::Timeout);
-        }
         let pegs = problem.start::<K>().count() - depth as u32;
-        let candidates: Vec<K> = if pegs == goal {
+        if pegs == goal {
             let mut t = is_target.to_vec();
             t.sort_unstable_by_key(|&k| rank(k));
-            t
-        } else {
-            parents_of(
-                found.get(depth + 1).map_or(&[], |w| &w[..]),
-                pegs - 1,
-                space,
-            )?
-        };
-        found[depth] = match level_keys {
-            Kept::Mem(keys) => intersect_sorted(&candidates, keys),
-            // The stored level streamed (in the dense order) past the candidates sorted alike.
-            Kept::Keys(..) => shared_keys(&Kept::Mem(candidates), level_keys, space.dense)?,
+            found[depth] = meet(t, level_keys)?;
+            continue;
+        }
+        let next = found.get(depth + 1).map_or(&[][..], |w| &w[..]);
+        let mut parts: Vec<Vec<K>> = Vec::new();
+        // Parents per winner: a guess on the high side until the first slice measures it.
+        let (mut from, mut per_winner) = (0, 32.0f64);
+        while from < next.len() {
+            if deadline.is_some_and(|d| Instant::now() > d) {
+                return Err(CountError::Timeout);
+            }
+            let take = ((room / per_winner) as usize).clamp(1, next.len() - from);
+            let parents = parents_of(&next[from..from + take], pegs - 1, space)?;
+            per_winner = (parents.len() as f64 / take as f64 * 1.25).max(1.0);
+            parts.push(meet(parents, level_keys)?);
+            from += take;
+        }
+        found[depth] = match parts.len() {
+            0 => Vec::new(),
+            1 => parts.pop().unwrap_or_default(),
+            // Two slices can share a parent.
+            _ => {
+                let mut all = parts.concat();
+                all.par_sort_unstable_by_key(|&k| rank(k));
+                all.dedup();
+                all
+            }
         };
     }
     Ok(found)
