@@ -137,7 +137,7 @@ pub(crate) fn fewest(
                 plural(b, "move"),
             ),
             None => println!(
-                "fewest moves: {} ({} jumps), proven optimal (corner pegs: every one needs a move of its own)",
+                "fewest moves: {} ({} jumps), proven optimal (full corners and edge regions: each needs a move to begin in it)",
                 s.moves,
                 s.jumps.len(),
             ),
@@ -154,7 +154,7 @@ pub(crate) fn fewest(
             println!("{}", undecided_text(*b, &limits));
             match best {
                 Some(s) => println!(
-                    "best found: {} moves; proven lower bound: {} moves (corner pegs, and the levels searched from both ends)",
+                    "best found: {} moves; proven lower bound: {} moves (full corners and edge regions, and the levels searched from both ends)",
                     s.moves, report.lower_bound
                 ),
                 None => println!("no solution found; proven lower bound: {} moves", report.lower_bound),
@@ -356,12 +356,20 @@ pub(crate) fn shortest(
         ),
         (MeetOutcome::Undecided(b), best) => {
             println!("{}", undecided_text(*b, &proof_limits));
-            println!(
-                "proven lower bound: {} moves (no position is both within {} of a start and within {} of a finish)",
-                report.lower_bound,
-                plural(report.depths.0, "move"),
-                plural(report.depths.1, "move")
-            );
+            let searched = report.depths.0 + report.depths.1 + 1;
+            if report.lower_bound > searched {
+                println!(
+                    "proven lower bound: {} moves (full corners and edge regions of every start each need a move to begin in them; the search from both ends proved {searched})",
+                    report.lower_bound,
+                );
+            } else {
+                println!(
+                    "proven lower bound: {} moves (no position is both within {} of a start and within {} of a finish)",
+                    report.lower_bound,
+                    plural(report.depths.0, "move"),
+                    plural(report.depths.1, "move")
+                );
+            }
             match best {
                 Some(b) => println!(
                     "upper bound: {} moves, by the line below (the solver's first line, then a beam over moves for what is left of --timeout, or {UPPER_BOUND_SECS} s)",

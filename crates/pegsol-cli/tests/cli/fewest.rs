@@ -41,7 +41,7 @@ fn fewest_moves_json_and_text() {
 #[test]
 fn fewest_moves_within_a_budget_reports_both_bounds() {
     // Too little time for the proof: the first solution is the upper bound and the eight
-    // corner pegs (or the meeting's levels) the lower one.
+    // corner pegs (the English board's Merson regions; or the meeting's levels) the lower one.
     let o = pegsol(&[
         "solve",
         "english",
@@ -155,8 +155,24 @@ fn shortest_single_problems_budgets_and_errors() {
         v["lower_bound"].as_u64().unwrap(),
         v["upper_bound"].as_u64().unwrap(),
     );
-    // The fewest is 12 (Bell): the bounds hold it between them.
-    assert!((2..=12).contains(&lower) && upper >= 12, "{lower} {upper}");
+    // The fewest is 12 (Bell): the bounds hold it between them, and the starts' corners and
+    // edge pairs alone prove 7.
+    assert!((7..=12).contains(&lower) && upper >= 12, "{lower} {upper}");
+    // On side 11 they prove 13 at once, where the search within 1 MB proves far less.
+    let o = pegsol(&[
+        "shortest",
+        "triangle:11",
+        "--max-memory",
+        "1",
+        "--timeout",
+        "1",
+    ]);
+    assert_eq!(o.status.code(), Some(3));
+    assert!(
+        stdout(&o).contains("proven lower bound: 13 moves (full corners and edge regions"),
+        "{}",
+        stdout(&o)
+    );
     let text = stdout(&pegsol(&[
         "shortest",
         "triangle7",

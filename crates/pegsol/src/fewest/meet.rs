@@ -31,6 +31,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
+use super::bound::MoveBound;
 use super::chains::{Chains, Scratch, Way};
 use super::moves::move_count;
 use crate::bitset::{Bits, Pegs, Word};
@@ -217,6 +218,13 @@ fn meeting(
         meet.run(&starts, &targets)?
     });
     report.symmetries = group.len();
+    if matches!(report.outcome, MeetOutcome::Undecided(_)) {
+        // The starts' Merson regions may prove more than the levels the budget allowed.
+        let bound = MoveBound::<[u64; 4]>::new(board);
+        let finish = problem.finish();
+        let least = starts.iter().map(|&s| bound.moves_needed(s, &finish)).min();
+        report.lower_bound = report.lower_bound.max(least.unwrap_or(0));
+    }
     report.millis = began.elapsed().as_millis() as u64;
     if let MeetOutcome::Optimal(s) = &report.outcome {
         // The independent check: replay, land on a finish, recount the moves.

@@ -6,9 +6,10 @@
 //! the number of moves is not, and a search for any solution finds far more moves than needed.
 //! The answer here is exact and its optimality is proved by exhaustion. Both methods begin the
 //! same way: cheap refutations (position class, pagoda functions) through [`crate::solve`],
-//! which also yields a first solution and so an upper bound, and the corner-peg lower bound (a
-//! peg on a hole that no jump passes over can only leave by jumping itself, and that jump begins
-//! a move of its own, so every such peg not allowed to stay until the end costs one move).
+//! which also yields a first solution and so an upper bound, and the Merson-region lower bound
+//! ([`MoveBound`]: a full region that every jump over it starts or ends in, such as a corner or
+//! a pair of edge holes of a triangle, must see a move begin in it, and disjoint regions see
+//! different moves).
 //!
 //! [`fewest_moves`] then meets in the middle ([`fewest_moves_meeting`]):
 //! breadth first by moves from the start, and by undone moves from the finish, until the two
@@ -51,6 +52,7 @@
 use crate::error::{Error, Result};
 
 mod beam;
+mod bound;
 mod chains;
 mod meet;
 mod moves;
@@ -64,11 +66,12 @@ use std::time::Instant;
 use crate::problem::{Limits, Problem};
 
 pub use beam::few_moves;
+pub use bound::MoveBound;
 pub use meet::{
     fewest_moves_meeting, fewest_moves_meeting_with, single_vacancies, MeetOutcome, MeetProgress,
     MeetReport, MeetSolution,
 };
-pub use moves::{corner_bound, move_count, MoveSolution, MovesOutcome, MovesReport};
+pub use moves::{move_bound, move_count, MoveSolution, MovesOutcome, MovesReport};
 pub use winning::{fewest_moves_by_winning_set, WinningSet};
 
 /// Finds a solution with the fewest moves within `limits` (time and memory), and proves that

@@ -1,12 +1,13 @@
-//! Moves and their reports: counting a line's moves, the corner-peg bound, and the cheap
+//! Moves and their reports: counting a line's moves, the Merson-region bound, and the cheap
 //! first stages both methods share.
 
 use std::time::Instant;
 
+use super::bound::MoveBound;
 use crate::bitset::{Hole, Pegs};
 use crate::error::Result;
 use crate::jumps::Jump;
-use crate::problem::{Budget, Finish, Limits, Outcome, Problem, Reason};
+use crate::problem::{Budget, Limits, Outcome, Problem, Reason};
 use crate::search::solve;
 
 /// A solution with its move count, replayed and recounted.
@@ -80,36 +81,30 @@ pub fn move_count(jumps: &[Jump]) -> u32 {
     moves
 }
 
-/// The corner-peg lower bound: pegs of the start on holes no jump passes over, less one that
-/// may be the final peg, each need a move of their own.
+/// The Merson-region lower bound of the problem: the least, over its starts, of
+/// [`MoveBound::moves_needed`] (corners, edge pairs and other regions a move must begin in).
+/// Never above the fewest moves of any solution.
 #[must_use]
-pub fn corner_bound(problem: &Problem) -> u32 {
-    let board = problem.board();
-    let passed = board
-        .jumps()
-        .iter()
-        .fold(Pegs::EMPTY, |acc, j| acc.with(j.over()));
-    let start: Pegs = problem.start();
-    let corners = start.minus(passed);
-    let may_stay = match problem.finish() {
-        Finish::Holes(f) => corners.intersect(f).count(),
-        Finish::AnyOne => u32::from(!corners.is_empty()),
-        Finish::Pegs(n) => corners.count().min(n),
-    };
-    let needed = corners.count() - may_stay;
-    let any = problem.targets().iter().all(|&t| t != start);
-    needed.max(u32::from(any))
+pub fn move_bound(problem: &Problem) -> u32 {
+    let bound = MoveBound::<[u64; 4]>::new(problem.board());
+    let finish = problem.finish();
+    problem
+        .starts::<[u64; 4]>()
+        .into_iter()
+        .map(|s| bound.moves_needed(s, &finish))
+        .min()
+        .unwrap_or(0)
 }
 
 /// The cheap stages shared by both methods: a refutation or a first solution (the upper
-/// bound) from [`solve`], and the corner-peg lower bound; the inner `Err` is already the
+/// bound) from [`solve`], and the Merson-region lower bound; the inner `Err` is already the
 /// answer.
 pub(super) fn first_solution(
     problem: &Problem,
     limits: &Limits,
     started: Instant,
 ) -> Result<std::result::Result<(MoveSolution, u32), MovesReport>> {
-    let lower = corner_bound(problem);
+    let lower = move_bound(problem);
     let report = |outcome, lower_bound| MovesReport::new(outcome, lower_bound, started);
     let first = solve(problem, limits)?;
     let best = match first.outcome {

@@ -38,7 +38,7 @@ fn checked_optimum(
             assert!(problem.targets().contains(&end));
             assert_eq!(move_count(&s.jumps), s.moves);
             assert_eq!(report.lower_bound, s.moves);
-            assert!(s.moves >= pegsol::fewest::corner_bound(&problem));
+            assert!(s.moves >= pegsol::fewest::move_bound(&problem));
             Some(s.moves)
         }
         MovesOutcome::Impossible(_) => None,

@@ -4,6 +4,7 @@
 
 mod common;
 
+mod bound;
 #[cfg(feature = "cluster")]
 mod cluster;
 mod corpus;

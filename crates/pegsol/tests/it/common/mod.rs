@@ -183,32 +183,59 @@ impl Oracle {
     /// The fewest moves (a move: one peg's consecutive jumps) from `start` to a finish
     /// position, by memoized search over (position, hole the last jump landed on).
     pub fn fewest_moves(&self, start: u64, done: impl Fn(u64) -> bool + Copy) -> Option<u32> {
-        fn go(
-            o: &Oracle,
-            p: u64,
-            last: u64,
-            done: impl Fn(u64) -> bool + Copy,
-            memo: &mut HashMap<(u64, u64), Option<u32>>,
-        ) -> Option<u32> {
-            if done(p) {
-                return Some(0);
+        self.moves_from(start, 0, done, &mut HashMap::new())
+    }
+
+    /// The fewest moves to a finish from every position reachable from `start` that can
+    /// still reach one (its next jump beginning a move), with one memo for them all.
+    pub fn fewest_moves_from_each(
+        &self,
+        start: u64,
+        done: impl Fn(u64) -> bool + Copy,
+    ) -> Vec<(u64, u32)> {
+        let mut memo = HashMap::new();
+        let mut seen = std::collections::HashSet::from([start]);
+        let mut stack = vec![start];
+        let mut out = Vec::new();
+        while let Some(p) = stack.pop() {
+            if let Some(m) = self.moves_from(p, 0, done, &mut memo) {
+                out.push((p, m));
             }
-            if let Some(&v) = memo.get(&(p, last)) {
-                return v;
-            }
-            let mut best: Option<u32> = None;
-            for &(a, b, t) in &o.jumps {
-                if p & a != 0 && p & b != 0 && p & t == 0 {
-                    let cost = u32::from(a != last);
-                    if let Some(r) = go(o, p ^ a ^ b ^ t, t, done, memo) {
-                        best = Some(best.map_or(r + cost, |x| x.min(r + cost)));
-                    }
+            for q in self.children(p) {
+                if seen.insert(q) {
+                    stack.push(q);
                 }
             }
-            memo.insert((p, last), best);
-            best
         }
-        go(self, start, 0, done, &mut HashMap::new())
+        out
+    }
+
+    /// The fewest moves from `p` when the peg that last landed on `last` (a bit; 0 for none)
+    /// may go on jumping without starting a move.
+    fn moves_from(
+        &self,
+        p: u64,
+        last: u64,
+        done: impl Fn(u64) -> bool + Copy,
+        memo: &mut HashMap<(u64, u64), Option<u32>>,
+    ) -> Option<u32> {
+        if done(p) {
+            return Some(0);
+        }
+        if let Some(&v) = memo.get(&(p, last)) {
+            return v;
+        }
+        let mut best: Option<u32> = None;
+        for &(a, b, t) in &self.jumps {
+            if p & a != 0 && p & b != 0 && p & t == 0 {
+                let cost = u32::from(a != last);
+                if let Some(r) = self.moves_from(p ^ a ^ b ^ t, t, done, memo) {
+                    best = Some(best.map_or(r + cost, |x| x.min(r + cost)));
+                }
+            }
+        }
+        memo.insert((p, last), best);
+        best
     }
 }
 

@@ -1,0 +1,217 @@
+//! A lower bound on the moves a position still needs, from *Merson regions* (after Bell's
+//! counting arguments for the triangles and the diagonal boards).
+//!
+//! A Merson region is a set `R` of holes such that every jump over a hole of `R` starts or
+//! ends in `R`. A corner (a hole no jump passes over) is one; so is a pair of neighbouring
+//! holes on the edge of a triangle, since an edge hole can only be jumped along the edge.
+//!
+//! **Claim.** Let `R` be a Merson region full of pegs in position `p`. If `R` is not full at
+//! the end, some move made after `p` begins with a jump from a hole of `R`.
+//!
+//! *Proof.* Consider the first jump after `p` that changes what is on `R`. While `R` is full no
+//! jump can end in `R` (its landing hole must be empty), and a jump over a hole of `R` starts
+//! or ends in `R` by definition, so this jump starts in `R`. It is the first jump of its move:
+//! had the same peg jumped just before, that jump would have ended on this one's starting hole,
+//! in `R`, while `R` was still full. (The bound is for the moves after `p` when the next jump
+//! begins a move, as between the moves of a solution.)
+//!
+//! **Bound.** Take regions `R_1 .. R_k`, pairwise disjoint, each full in `p` and unable to stay
+//! full until the end. A move begins on one hole, so no move begins in two of them, and at
+//! least `k` moves remain. What can stay full depends on the finish: a region inside the final
+//! holes of [`Finish::Holes`]; under [`Finish::Pegs`]`(n)` (and one peg anywhere, `n = 1`) at most
+//! `n` regions of at most `n` holes each, so that many are not counted. A position that is not
+//! a finish needs one move besides. The bound therefore never exceeds the true fewest moves.
+//!
+//! The regions are found once per board (every Merson region of one to three connected holes);
+//! a position's full regions are packed greedily, small ones first, along the hole order one
+//! way and the other, and the better packing is its bound.
+
+use crate::bitset::{Bits, Hole, Word};
+use crate::board::Board;
+use crate::problem::Finish;
+
+/// The largest regions looked for: beyond three holes the regions are few and the packings
+/// gain little.
+const MAX_REGION: usize = 3;
+
+/// The Merson regions of one board, in two orders, ready to bound positions of `W` words.
+#[derive(Clone, Debug)]
+pub struct MoveBound<W: Word = [u64; 4]> {
+    /// Every region, small ones first, then along the hole order one way and the other.
+    orders: [Vec<Bits<W>>; 2],
+}
+
+impl<W: Word> MoveBound<W> {
+    /// The Merson regions of `board` of up to three connected holes.
+    #[must_use]
+    pub fn new(board: &Board) -> MoveBound<W> {
+        let regions = merson_regions(board);
+        let by_hole = |r: &[Hole]| r.iter().map(|h| h.index()).min().unwrap_or(0);
+        let order = |reverse: bool| {
+            let mut order = regions.clone();
+            // Small regions first (more of them fit), then along the hole order either way.
+            order.sort_by_key(|r| {
+                let at = by_hole(r);
+                (r.len(), if reverse { usize::MAX - at } else { at })
+            });
+            order
+                .iter()
+                .map(|r| r.iter().fold(Bits::<W>::EMPTY, |s, &h| s.with(h)))
+                .collect()
+        };
+        MoveBound {
+            orders: [order(false), order(true)],
+        }
+    }
+
+    /// A lower bound on the moves from `position` to `finish` (see the module docs): never
+    /// above the true fewest moves, 0 only for a finish position. The regions full in
+    /// `position` are packed greedily in each order, and the better packing counts.
+    #[must_use]
+    pub fn moves_needed(&self, position: Bits<W>, finish: &Finish) -> u32 {
+        let best = self
+            .orders
+            .iter()
+            .map(|order| {
+                let (mut used, mut full, mut may_stay) = (Bits::<W>::EMPTY, 0u32, 0u32);
+                for &r in order {
+                    if !r.is_subset(position) || !r.is_disjoint(used) {
+                        continue;
+                    }
+                    match finish {
+                        // May stay full to the end: leave its holes to other regions.
+                        Finish::Holes(f) if r.is_subset(f.resize()) => continue,
+                        Finish::Holes(_) => {}
+                        Finish::AnyOne => may_stay += u32::from(r.count() == 1),
+                        Finish::Pegs(n) => may_stay += u32::from(r.count() <= *n),
+                    }
+                    used = used.union(r);
+                    full += 1;
+                }
+                let stay = match finish {
+                    Finish::Holes(_) => 0,
+                    Finish::AnyOne => may_stay.min(1),
+                    Finish::Pegs(n) => may_stay.min(*n),
+                };
+                full - stay
+            })
+            .max()
+            .unwrap_or(0);
+        let done = match finish {
+            Finish::Holes(f) => position == f.resize(),
+            Finish::AnyOne => position.count() == 1,
+            Finish::Pegs(n) => position.count() == *n,
+        };
+        best.max(u32::from(!done))
+    }
+
+    /// Every region found, each a Merson region (for tests and pictures).
+    #[must_use]
+    pub fn regions(&self) -> &[Bits<W>] {
+        &self.orders[0]
+    }
+}
+
+/// Every Merson region of `board` of one to [`MAX_REGION`] holes connected by jump lines.
+fn merson_regions(board: &Board) -> Vec<Vec<Hole>> {
+    let n = board.hole_count();
+    // For each hole, the (from, to) of the jumps over it; and its neighbours on jump lines.
+    let mut over: Vec<Vec<(Hole, Hole)>> = vec![Vec::new(); n];
+    let mut next: Vec<Vec<Hole>> = vec![Vec::new(); n];
+    for j in board.jumps() {
+        over[j.over().index()].push((j.from(), j.to()));
+        for (a, b) in [(j.from(), j.over()), (j.over(), j.to())] {
+            if !next[a.index()].contains(&b) {
+                next[a.index()].push(b);
+            }
+            if !next[b.index()].contains(&a) {
+                next[b.index()].push(a);
+            }
+        }
+    }
+    let is_merson = |r: &[Hole]| {
+        r.iter().all(|h| {
+            over[h.index()]
+                .iter()
+                .all(|(f, t)| r.contains(f) || r.contains(t))
+        })
+    };
+    // Connected sets grown from their lowest hole, each listed once (sorted, deduplicated).
+    let mut found: Vec<Vec<Hole>> = Vec::new();
+    let mut frontier: Vec<Vec<Hole>> = (0..n).map(|i| vec![Hole::at(i)]).collect();
+    for size in 1..=MAX_REGION {
+        found.extend(frontier.iter().filter(|r| is_merson(r)).cloned());
+        if size == MAX_REGION {
+            break;
+        }
+        let mut grown: Vec<Vec<Hole>> = Vec::new();
+        for r in &frontier {
+            for h in r {
+                for &m in &next[h.index()] {
+                    if r.contains(&m) {
+                        continue;
+                    }
+                    let mut bigger = r.clone();
+                    bigger.push(m);
+                    bigger.sort_unstable_by_key(|h| h.index());
+                    grown.push(bigger);
+                }
+            }
+        }
+        grown.sort_unstable_by_key(|r| r.iter().map(|h| h.index()).collect::<Vec<_>>());
+        grown.dedup();
+        frontier = grown;
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bound(name: &str, empty: &str, finish: Finish) -> u32 {
+        let b = Board::builtin(name).unwrap();
+        let start = b.holes::<[u64; 4]>().minus(b.hole_set(empty).unwrap());
+        MoveBound::<[u64; 4]>::new(&b).moves_needed(start, &finish)
+    }
+
+    #[test]
+    fn corners_and_edge_pairs_of_the_triangles() {
+        // Side 5: 3 corners and one pair on each edge's 3 inner holes; a1 empty breaks a
+        // corner, and the last peg may stay on another corner.
+        assert_eq!(bound("triangle5", "a1", Finish::AnyOne), 4);
+        // Side 11: 3 corners, 4 pairs on each edge's 9 inner holes; one corner may keep the
+        // last peg (c5 is inside).
+        assert!(bound("triangle:11", "c5", Finish::AnyOne) >= 14);
+        // The English board: its arms' ends {c1,d1,e1}-like rows and columns.
+        assert!(bound("english", "d4", Finish::AnyOne) >= 4);
+    }
+
+    #[test]
+    fn a_finish_needs_nothing_and_other_positions_one_move() {
+        let b = Board::builtin("triangle5").unwrap();
+        let m = MoveBound::<u64>::new(&b);
+        let one = b.hole_set::<u64>("c3").unwrap();
+        assert_eq!(m.moves_needed(one, &Finish::AnyOne), 0);
+        assert_eq!(m.moves_needed(one, &Finish::Holes(one.resize())), 0);
+        let two = b.hole_set::<u64>("c3,c4").unwrap();
+        assert_eq!(m.moves_needed(two, &Finish::AnyOne), 1);
+    }
+
+    #[test]
+    fn every_region_is_a_merson_region() {
+        for name in ["triangle:8", "english", "hexagon:4", "english-diagonal"] {
+            let b = Board::builtin(name).unwrap();
+            let m = MoveBound::<[u64; 4]>::new(&b);
+            assert!(!m.regions().is_empty(), "{name}");
+            for &r in m.regions() {
+                assert!((1..=3).contains(&r.count()), "{name}");
+                for j in b.jumps() {
+                    if r.contains(j.over()) {
+                        assert!(r.contains(j.from()) || r.contains(j.to()), "{name}");
+                    }
+                }
+            }
+        }
+    }
+}
