@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use crate::bitset::{Bits, Hole, Word};
+use crate::bitset::{Bits, Hole, Pegs, Word};
 use crate::count::{analyse, winners_meeting, CountError, Winners};
 use crate::error::{Error, Result};
 use crate::jumps::Jump;
@@ -48,14 +48,15 @@ pub(crate) fn winners_of<K: CountKey>(
 /// winnable?" for every position of the game with one lookup.
 pub struct WinningSet {
     problem: Problem,
-    levels: Levels,
+    /// The winning representatives in keys of the board's width.
+    levels: Box<dyn Levels>,
 }
 
-/// The winning representatives in keys of the board's width.
-enum Levels {
-    One(Sets<u64>),
-    Two(Sets<[u64; 2]>),
-    Four(Sets<[u64; 4]>),
+/// A winning set's levels, whatever the width of their keys.
+trait Levels: Send + Sync {
+    fn classes(&self) -> u64;
+    /// Whether `position`, `start - position.count()` jumps from a start of `start` pegs, wins.
+    fn wins(&self, start: u32, position: Pegs) -> bool;
 }
 
 /// The winning representatives of every level in keys of `K`, canonical under `canon`.
@@ -63,29 +64,6 @@ struct Sets<K: CountKey> {
     canon: Canonicalizer<K>,
     /// Level `k`: the winning representatives `k` jumps from the start, in increasing order.
     levels: Winners<K>,
-}
-
-/// The [`Levels`] variant of a width.
-trait Wrap: CountKey {
-    fn wrap(sets: Sets<Self>) -> Levels;
-}
-
-impl Wrap for u64 {
-    fn wrap(sets: Sets<u64>) -> Levels {
-        Levels::One(sets)
-    }
-}
-
-impl Wrap for [u64; 2] {
-    fn wrap(sets: Sets<[u64; 2]>) -> Levels {
-        Levels::Two(sets)
-    }
-}
-
-impl Wrap for [u64; 4] {
-    fn wrap(sets: Sets<[u64; 4]>) -> Levels {
-        Levels::Four(sets)
-    }
 }
 
 impl<K: CountKey> Sets<K> {
@@ -102,16 +80,18 @@ impl<K: CountKey> Sets<K> {
             Err(e) => count_error(e).map(|_| None),
         }
     }
+}
 
+impl<K: CountKey> Levels for Sets<K> {
     fn classes(&self) -> u64 {
         self.levels.iter().map(|l| l.len() as u64).sum()
     }
 
-    fn wins(&self, start: u32, position: Bits<K>) -> bool {
+    fn wins(&self, start: u32, position: Pegs) -> bool {
         let Some(depth) = start.checked_sub(position.count()) else {
             return false;
         };
-        let key = self.canon.canonical(position).0;
+        let key = self.canon.canonical(position.resize()).0;
         self.levels
             .get(depth as usize)
             .is_some_and(|level| level.binary_search(&key).is_ok())
@@ -137,7 +117,7 @@ impl WinningSet {
     /// [`Error::CountOverflow`] or [`Error::Io`] as the counter gives them.
     pub fn of(problem: &Problem, limits: &Limits) -> Result<Option<WinningSet>> {
         let levels = with_width!(problem.board(), W => {
-            Sets::<W>::of(problem, limits)?.map(W::wrap)
+            Sets::<W>::of(problem, limits)?.map(|s| Box::new(s) as Box<dyn Levels>)
         });
         Ok(levels.map(|levels| WinningSet {
             problem: problem.clone(),
@@ -154,11 +134,7 @@ impl WinningSet {
     /// Winning positions up to symmetry.
     #[must_use]
     pub fn classes(&self) -> u64 {
-        match &self.levels {
-            Levels::One(s) => s.classes(),
-            Levels::Two(s) => s.classes(),
-            Levels::Four(s) => s.classes(),
-        }
+        self.levels.classes()
     }
 
     /// Whether `position` can still reach the finish. Exact for every position reached from
@@ -167,11 +143,7 @@ impl WinningSet {
     #[must_use]
     pub fn wins<W: Word>(&self, position: Bits<W>) -> bool {
         let start = self.problem.start::<W>().count();
-        match &self.levels {
-            Levels::One(s) => s.wins(start, position.resize()),
-            Levels::Two(s) => s.wins(start, position.resize()),
-            Levels::Four(s) => s.wins(start, position.resize()),
-        }
+        self.levels.wins(start, position.resize())
     }
 }
 
