@@ -359,22 +359,12 @@ struct WorkerResult {
 }
 
 /// What the sink of a worker's dataflow collects in a round.
+#[derive(Default)]
 struct Inbox<K> {
     children: Keyed<K, u128>,
     parents: HashSet<K, std::hash::BuildHasherDefault<KeyHasher>>,
     figures: Vec<Figures<K>>,
     overflow: bool,
-}
-
-impl<K> Default for Inbox<K> {
-    fn default() -> Self {
-        Inbox {
-            children: Keyed::default(),
-            parents: HashSet::default(),
-            figures: Vec::new(),
-            overflow: false,
-        }
-    }
 }
 
 /// A key the cluster's records can carry: a count's key that serialises.

@@ -69,6 +69,12 @@ impl<W: Word> MoveBound<W> {
     /// `position` are packed greedily in each order, and the better packing counts.
     #[must_use]
     pub fn moves_needed(&self, position: Bits<W>, finish: &Finish) -> u32 {
+        // Pegs left at the end when only their number is given (one peg anywhere is one).
+        let left = match finish {
+            Finish::Holes(_) => None,
+            Finish::AnyOne => Some(1),
+            Finish::Pegs(n) => Some(*n),
+        };
         let best = self
             .orders
             .iter()
@@ -78,29 +84,24 @@ impl<W: Word> MoveBound<W> {
                     if !r.is_subset(position) || !r.is_disjoint(used) {
                         continue;
                     }
-                    match finish {
-                        // May stay full to the end: leave its holes to other regions.
-                        Finish::Holes(f) if r.is_subset(f.resize()) => continue,
-                        Finish::Holes(_) => {}
-                        Finish::AnyOne => may_stay += u32::from(r.count() == 1),
-                        Finish::Pegs(n) => may_stay += u32::from(r.count() <= *n),
+                    if let Finish::Holes(f) = finish {
+                        if r.is_subset(f.resize()) {
+                            // May stay full to the end: leave its holes to other regions.
+                            continue;
+                        }
                     }
+                    may_stay += u32::from(left.is_some_and(|n| r.count() <= n));
                     used = used.union(r);
                     full += 1;
                 }
-                let stay = match finish {
-                    Finish::Holes(_) => 0,
-                    Finish::AnyOne => may_stay.min(1),
-                    Finish::Pegs(n) => may_stay.min(*n),
-                };
-                full - stay
+                // `n` pegs left keep at most `n` disjoint regions full.
+                full - left.map_or(0, |n| may_stay.min(n))
             })
             .max()
             .unwrap_or(0);
         let done = match finish {
             Finish::Holes(f) => position == f.resize(),
-            Finish::AnyOne => position.count() == 1,
-            Finish::Pegs(n) => position.count() == *n,
+            _ => left == Some(position.count()),
         };
         best.max(u32::from(!done))
     }
