@@ -31,23 +31,17 @@ fn every_answer_agrees_with_brute_force() {
             .collect();
         handles.into_iter().map(|h| h.join().unwrap()).collect()
     });
-    let mut all = Tally::default();
+    let (mut solvable, mut impossible, mut sparse, mut refuted) = (0, 0, 0, 0);
+    let mut proofs = [0usize; 3];
     for t in tallies {
-        all.solvable += t.solvable;
-        all.impossible += t.impossible;
-        all.sparse += t.sparse;
-        all.refuted += t.refuted;
-        for (a, b) in all.proofs.iter_mut().zip(t.proofs) {
+        solvable += t.solvable;
+        impossible += t.impossible;
+        sparse += t.sparse;
+        refuted += t.refuted;
+        for (a, b) in proofs.iter_mut().zip(t.proofs) {
             *a += b;
         }
     }
-    let Tally {
-        solvable,
-        impossible,
-        sparse,
-        refuted,
-        proofs,
-    } = all;
     println!(
         "{solvable} solvable, {impossible} impossible ({refuted} refuted without search; proofs: {} by class, {} by one signed pagoda function, {} by search), {sparse} sparse",
         proofs[0], proofs[1], proofs[2]
