@@ -60,7 +60,7 @@ pub(crate) fn run(r: &Request) -> Result<u8> {
         0
     };
     let drawing = || match r.svg {
-        Some(path) => std::fs::write(path, crate::svg::catalog_grid(&board, &result))
+        Some(path) => std::fs::write(path, pegsol::svg::catalog_grid(&board, &result))
             .with_context(|| format!("cannot write {}", path.display())),
         None => Ok(()),
     };

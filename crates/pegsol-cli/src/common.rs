@@ -323,7 +323,7 @@ fn singles_of_class(board: &Board, pegs: Pegs) -> Vec<String> {
 
 /// Writes the SVG strip of a replayed solution.
 pub(crate) fn write_svg(path: &Path, board: &Board, start: Pegs, jumps: &[Jump]) -> Result<()> {
-    std::fs::write(path, crate::svg::strip(board, start, jumps, 8))
+    std::fs::write(path, pegsol::svg::strip(board, start, jumps, 8))
         .with_context(|| format!("cannot write {}", path.display()))
 }
 

@@ -32,7 +32,6 @@ mod replay;
 mod serve;
 mod show;
 mod solve;
-mod svg;
 mod verify;
 
 use cli::{Cli, Command};

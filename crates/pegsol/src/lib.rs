@@ -49,6 +49,7 @@ mod layout;
 pub mod menu;
 pub mod notation;
 pub mod one_dimensional;
+pub mod svg;
 mod pagoda;
 mod problem;
 mod replay;

@@ -24,7 +24,7 @@ pub(super) fn geometry(p: &Problem) -> BoardAnswer {
             .each_hole()
             .map(|h| {
                 let (row, col) = b.coords(h);
-                let (x, y) = crate::svg::place(b, h);
+                let (x, y) = pegsol::svg::place(b, h);
                 HoleView {
                     label: b.label(h),
                     row,

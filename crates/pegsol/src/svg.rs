@@ -1,11 +1,12 @@
-//! SVG drawings of boards: `solve --svg` writes a strip of boards, one per move.
+//! SVG drawings of boards: a strip of boards, one per move (`solve --svg`), a catalog as a grid
+//! (`catalog --svg`), and one position alone (the Python package's pictures).
 //!
 //! Holes sit at their lattice coordinates; a triangular board is sheared so that its rows are
 //! centred (the same layout the web page uses), so it is drawn as a triangle.
 
 use std::fmt::Write;
 
-use pegsol::{Bits, Board, Hole, Jump, Lattice, Word};
+use crate::{Bits, Board, Hole, Jump, Lattice, Word};
 
 /// Distance between neighbouring holes, in SVG units.
 const PITCH: f64 = 28.0;
@@ -199,11 +200,23 @@ pub fn strip<W: Word>(board: &Board, start: Bits<W>, jumps: &[Jump], per_row: us
     strip_of(&sketch, &frames(start, &sketch.labels, &jumps), per_row)
 }
 
+/// One position drawn alone, captioned with `caption` (a board's holes, a start, a finish).
+#[must_use]
+pub fn position<W: Word>(board: &Board, pegs: Bits<W>, caption: &str) -> String {
+    let sketch = Sketch::of(board);
+    let frame = Frame {
+        pegs: board.each_hole().map(|h| pegs.contains(h)).collect(),
+        visited: Vec::new(),
+        caption: caption.to_string(),
+    };
+    strip_of(&sketch, &[frame], 1)
+}
+
 /// A catalog as a grid of small boards, one per vacancy class: the vacancy ringed, finish
 /// holes green where one peg can end, grey where it cannot, orange where undecided.
 #[must_use]
-pub fn catalog_grid(board: &Board, catalog: &pegsol::catalog::Catalog) -> String {
-    use pegsol::Outcome;
+pub fn catalog_grid(board: &Board, catalog: &crate::catalog::Catalog) -> String {
+    use crate::Outcome;
     let sketch = Sketch::of(board);
     let (board_w, h) = sketch.size();
     // A tile is at least wide enough for its caption, in two short lines, and the board is
@@ -278,7 +291,7 @@ pub fn catalog_grid(board: &Board, catalog: &pegsol::catalog::Catalog) -> String
 #[cfg(test)]
 mod tests {
     use super::*;
-    use pegsol::notation;
+    use crate::notation;
 
     #[test]
     fn a_strip_has_a_frame_per_move_and_the_right_pegs() {
@@ -294,16 +307,27 @@ mod tests {
         assert!(svg.contains("3. d4-d2"));
     }
 
+    #[test]
+    fn a_position_is_one_board_with_its_pegs_and_caption() {
+        let board = Board::builtin("triangle5").unwrap();
+        let start: Bits = board.start().unwrap();
+        let svg = position(&board, start, "a <start> & more");
+        assert_eq!(svg.matches("<circle").count(), 15);
+        assert_eq!(svg.matches("r=\"10\"").count(), 14);
+        assert!(svg.contains("a &lt;start&gt; &amp; more"));
+        assert!(svg.starts_with("<svg ") && svg.ends_with("</svg>\n"));
+    }
+
     /// Every caption line of a catalog's tiles fits its tile: at most 22 characters, or
     /// squeezed to the tile's width.
     #[test]
     fn catalog_captions_fit_their_tiles() {
         for name in ["triangle5", "rect:3x3", "english"] {
             let board = std::sync::Arc::new(Board::builtin(name).unwrap());
-            let catalog = pegsol::catalog::catalog(
+            let catalog = crate::catalog::catalog(
                 &board,
-                pegsol::catalog::Finishes::Single,
-                &pegsol::Limits::default(),
+                crate::catalog::Finishes::Single,
+                &crate::Limits::default(),
                 &|_, _| {},
             )
             .unwrap();
