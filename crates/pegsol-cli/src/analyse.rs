@@ -12,7 +12,7 @@ use serde::Serialize;
 use pegsol::fewest::WinningSet;
 use pegsol::{Board, Budget, Finish, Limits, Outcome, Pegs, Problem};
 
-use crate::answer::FinishView;
+use pegsol::answer::FinishView;
 
 /// One legal jump and what it does to the game.
 #[derive(Clone, Debug, PartialEq, Serialize)]

@@ -48,7 +48,7 @@ pub(crate) fn run(r: &Request) -> Result<u8> {
     // printed solution is.
     for e in &result.entries {
         if let Outcome::Solved { jumps, finish } = &e.outcome {
-            crate::common::checked(&board, board.holes().without(e.empty), jumps, *finish)?;
+            pegsol::answer::checked(&board, board.holes().without(e.empty), jumps, *finish)?;
         }
     }
     let summary = result.summary();

@@ -5,13 +5,13 @@
 use std::path::Path;
 
 use anyhow::{bail, Result};
+use pegsol::answer::{checked, FinishView, Line};
 use pegsol::check::{decide, prove, Certificate, Decision, Unproved};
 use pegsol::{notation, Board, Limits, Outcome, Pagoda, Pegs, Problem};
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use crate::answer::{FinishView, Line};
-use crate::common::{checked, finish_text, print_json, IMPOSSIBLE, UNDECIDED};
+use crate::common::{finish_text, print_json, IMPOSSIBLE, UNDECIDED};
 
 /// A proof, or why there is none, rechecked by the library before it is shown.
 pub(crate) type Proof = std::result::Result<Certificate, Unproved>;

@@ -2,82 +2,12 @@
 
 use std::path::Path;
 
-use anyhow::{bail, Context, Result};
-use pegsol::count::Level;
-use pegsol::notation;
-use serde::Serialize;
-
-use crate::answer::ProblemView;
 use crate::cli::Setup;
 use crate::common::{finish_text, load_any_problem, print_json, spinner, UNDECIDED};
-
-/// One level of a count: its forward figures, and (known only once every level is) how many
-/// of its positions can still finish.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub(crate) struct LevelView {
-    pub jumps: u32,
-    pub pegs: u32,
-    pub positions: u64,
-    pub classes: u64,
-    pub dead_ends: u64,
-    pub paths: u128,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub winning: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub winning_classes: Option<u64>,
-}
-
-impl LevelView {
-    fn of(l: &Level, winning: bool) -> LevelView {
-        LevelView {
-            jumps: l.jumps,
-            pegs: l.pegs,
-            positions: l.positions,
-            classes: l.classes,
-            dead_ends: l.dead_ends,
-            paths: l.paths,
-            winning: winning.then_some(l.winning),
-            winning_classes: winning.then_some(l.winning_classes),
-        }
-    }
-}
-
-/// The answer of `count --json`.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub(crate) struct CountAnswer {
-    /// `counted`.
-    pub status: &'static str,
-    #[serde(flatten)]
-    pub problem: ProblemView,
-    pub symmetries: usize,
-    pub levels: Vec<LevelView>,
-    pub positions: u64,
-    pub positions_up_to_symmetry: u64,
-    pub winning_positions: u64,
-    pub winning_positions_up_to_symmetry: u64,
-    pub solutions: u128,
-    pub games: u128,
-    pub shortest_dead_end: Option<u32>,
-    pub millis: u64,
-    pub peak_memory_mb: u64,
-    pub threads: usize,
-    pub pagoda_pruned: bool,
-}
-
-/// The answer of `count --json` when a budget stops it: the levels it finished.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub(crate) struct CountUndecided {
-    /// `undecided`.
-    pub status: &'static str,
-    pub reason: &'static str,
-    pub message: String,
-    #[serde(flatten)]
-    pub problem: ProblemView,
-    pub levels_finished: Vec<LevelView>,
-    pub millis: u64,
-    pub peak_memory_mb: u64,
-    pub threads: usize,
-}
+use anyhow::{bail, Context, Result};
+use pegsol::answer::{CountAnswer, CountUndecided, ProblemView, SolutionsAnswer};
+use pegsol::notation;
+use serde::Serialize;
 
 pub(crate) fn run(
     setup: &Setup,
@@ -167,19 +97,9 @@ pub(crate) fn undecided(
     if json {
         // The forward figures of each finished level are final; which positions can
         // still win is known only once every level is, so it is left out.
-        print_json(&CountUndecided {
-            status: "undecided",
-            reason: match e {
-                pegsol::count::CountError::Timeout => "time budget",
-                _ => "memory budget",
-            },
-            message,
-            problem,
-            levels_finished: levels.iter().map(|l| LevelView::of(l, false)).collect(),
-            millis,
-            peak_memory_mb: pegsol::count::peak_memory_mb(),
-            threads,
-        });
+        print_json(&CountUndecided::of(
+            e, message, problem, levels, millis, threads,
+        ));
         return Ok(UNDECIDED);
     }
     println!("undecided within budget: {message}");
@@ -249,23 +169,7 @@ pub(crate) fn render_view(
 ) -> Result<u8> {
     if json {
         // Large integers as exact JSON numbers: u128 is written as a plain integer literal.
-        print_json(&CountAnswer {
-            status: "counted",
-            problem,
-            symmetries: c.symmetries,
-            levels: c.levels.iter().map(|l| LevelView::of(l, true)).collect(),
-            positions: c.positions(),
-            positions_up_to_symmetry: c.classes(),
-            winning_positions: c.winning(),
-            winning_positions_up_to_symmetry: c.winning_classes(),
-            solutions: c.solutions,
-            games: c.games,
-            shortest_dead_end: c.shortest_dead_end(),
-            millis,
-            peak_memory_mb: pegsol::count::peak_memory_mb(),
-            threads,
-            pagoda_pruned: pagoda,
-        });
+        print_json(&CountAnswer::of(problem, c, millis, threads, pagoda));
         return Ok(0);
     }
     println!("{header}");
@@ -388,24 +292,6 @@ fn advice(e: &pegsol::count::CountError) -> String {
     format!("{e} ({fix})")
 }
 
-/// The answer of `count --solutions --json`.
-#[derive(Serialize)]
-struct SolutionsAnswer {
-    status: &'static str,
-    #[serde(flatten)]
-    problem: ProblemView,
-    method: &'static str,
-    symmetries: usize,
-    solutions: u128,
-    winning_positions: u64,
-    winning_positions_up_to_symmetry: u64,
-    /// Per level: jumps, winning positions, the same up to symmetry.
-    winning_levels: Vec<(u32, u64, u64)>,
-    millis: u64,
-    peak_memory_mb: u64,
-    threads: usize,
-}
-
 /// `pegsol count --solutions`: solutions and winning positions by meeting in the middle.
 pub(crate) fn solutions(
     setup: &Setup,
@@ -423,7 +309,12 @@ pub(crate) fn solutions(
         .context("cannot start the worker threads")?;
     let bar = spinner("counting solutions from both ends");
     let began = std::time::Instant::now();
-    let result = pool.install(|| pegsol::count::count_solutions(&problem, max_memory, timeout));
+    let limits = pegsol::Limits {
+        max_memory,
+        timeout,
+        cancel: None,
+    };
+    let result = pool.install(|| pegsol::count::count_solutions(&problem, &limits));
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
@@ -450,24 +341,7 @@ pub(crate) fn solutions(
         Err(e) => return Err(failure(e)),
     };
     if json {
-        print_json(&SolutionsAnswer {
-            status: "counted",
-            problem: ProblemView::of(&problem),
-            method: "meeting in the middle",
-            symmetries: s.symmetries,
-            solutions: s.solutions,
-            winning_positions: s.winning(),
-            winning_positions_up_to_symmetry: s.winning_classes(),
-            winning_levels: s
-                .winning
-                .iter()
-                .enumerate()
-                .map(|(k, w)| (k as u32, w.0, w.1))
-                .collect(),
-            millis: s.millis,
-            peak_memory_mb: pegsol::count::peak_memory_mb(),
-            threads,
-        });
+        print_json(&SolutionsAnswer::of(&problem, &s, threads));
         return Ok(0);
     }
     println!("{}", crate::common::problem_line(&problem));

@@ -3,80 +3,19 @@
 use std::path::Path;
 
 use anyhow::{Context, Result};
-use std::time::{Duration, Instant};
 
+use pegsol::answer::{FewestAnswer, ShortestAnswer};
 use pegsol::fewest::{
-    few_moves, fewest_moves, fewest_moves_meeting_with, move_count, single_vacancies, MeetOutcome,
-    MeetSolution, MovesOutcome,
+    fewest_moves, proof_limits, single_vacancies, MeetOutcome, MovesOutcome, ShortestPhase,
+    UPPER_BOUND_SECS,
 };
-use pegsol::{notation, solve, Finish, Limits, Outcome, Pegs, Problem};
-use serde::Serialize;
+use pegsol::{notation, Finish, Pegs, Problem};
 
-use crate::answer::{FinishView, Line, ProblemView};
 use crate::cli::{BudgetArgs, Setup};
 use crate::common::{
-    checked_moves, drawn, explain, finish_of, finish_text, load_any_board, load_any_problem,
-    plural, print_json, print_moves, problem_line, spinner, undecided_text, write_svg, IMPOSSIBLE,
-    UNDECIDED,
+    drawn, exit_code, explain, finish_of, finish_text, load_any_board, load_any_problem, plural,
+    print_json, print_moves, problem_line, spinner, undecided_text, write_svg,
 };
-
-/// The answer of `solve --fewest-moves --json`.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub(crate) struct FewestAnswer {
-    #[serde(flatten)]
-    pub problem: ProblemView,
-    pub status: &'static str,
-    pub reason: Option<String>,
-    /// Whether the moves are proved the fewest.
-    pub optimal: bool,
-    pub lower_bound: u32,
-    /// The moves of the best line found (the optimum when `optimal`).
-    pub upper_bound: Option<u32>,
-    #[serde(flatten)]
-    pub line: Line,
-    #[serde(rename = "final")]
-    pub last: Option<Vec<String>>,
-    /// Levels of the meeting from the start and from the finish, when it ran.
-    pub depths: Option<[u32; 2]>,
-    pub millis: u64,
-}
-
-/// Which starts `shortest` took.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(untagged)]
-pub(crate) enum Starts {
-    /// Each start's empty holes.
-    These(Vec<Vec<String>>),
-    /// `"every single vacancy"`.
-    Every(&'static str),
-}
-
-/// The answer of `shortest --json`.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub(crate) struct ShortestAnswer {
-    pub board: String,
-    pub holes: usize,
-    pub starts: Starts,
-    pub finish: FinishView,
-    pub status: &'static str,
-    pub reason: Option<String>,
-    pub optimal: bool,
-    pub lower_bound: u32,
-    /// The moves of the line given (the optimum when `optimal`).
-    pub upper_bound: Option<u32>,
-    /// The start of the shortest solution found.
-    pub empty: Option<Vec<String>>,
-    #[serde(rename = "final")]
-    pub last: Option<Vec<String>>,
-    #[serde(flatten)]
-    pub line: Line,
-    pub forward_levels: Vec<u64>,
-    pub backward_levels: Vec<u64>,
-    pub depths: [u32; 2],
-    pub symmetries: usize,
-    pub peak_table_mb: usize,
-    pub millis: u64,
-}
 
 pub(crate) fn fewest(
     setup: &Setup,
@@ -93,39 +32,22 @@ pub(crate) fn fewest(
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
-    let (status, code, best) = match &report.outcome {
-        MovesOutcome::Optimal(s) => ("solved", 0, Some(s)),
-        MovesOutcome::Impossible(_) => ("impossible", IMPOSSIBLE, None),
-        MovesOutcome::Undecided { best, .. } => ("undecided", UNDECIDED, best.as_ref()),
+    let answer = FewestAnswer::of(&problem, &report)?;
+    let code = exit_code(answer.status);
+    let best = match &report.outcome {
+        MovesOutcome::Optimal(s) => Some(s),
+        MovesOutcome::Impossible(_) => None,
+        MovesOutcome::Undecided { best, .. } => best.as_ref(),
     };
-    if let Some(s) = best {
-        checked_moves(board, start, &s.jumps, s.finish.resize(), s.moves)?;
-    }
     let drawing = || match (svg, best) {
         (Some(path), Some(s)) => write_svg(path, board, start, &s.jumps),
         _ => Ok(()),
     };
-    let line = best.map_or_else(Line::default, |s| Line::of(board, &s.jumps));
     if json {
-        print_json(&FewestAnswer {
-            problem: ProblemView::of(&problem),
-            status,
-            reason: match &report.outcome {
-                MovesOutcome::Impossible(r) => Some(r.to_string()),
-                MovesOutcome::Undecided { budget, .. } => Some(format!("{budget} budget")),
-                MovesOutcome::Optimal(_) => None,
-            },
-            optimal: matches!(report.outcome, MovesOutcome::Optimal(_)),
-            lower_bound: report.lower_bound,
-            upper_bound: best.map(|s| s.moves),
-            line: line.clone(),
-            last: best.map(|s| board.labels(s.finish)),
-            depths: report.meeting.map(|(a, b)| [a, b]),
-            millis: report.millis,
-        });
+        print_json(&answer);
         return drawn(drawing(), code);
     }
-    let moves = &line.move_list;
+    let moves = &answer.line.move_list;
     println!("{}", problem_line(&problem));
     match &report.outcome {
         MovesOutcome::Optimal(s) => match report.meeting {
@@ -172,53 +94,6 @@ pub(crate) fn fewest(
     drawn(drawing(), code)
 }
 
-/// Seconds the search for an upper bound takes when the proof of `shortest` stops, unless
-/// `--timeout` says otherwise.
-const UPPER_BOUND_SECS: u64 = 60;
-
-/// The line with the fewest moves found from the problem's starts, once the proof stopped: a
-/// first line from the solver (a few starts, at most 5 s each), then the library's beam over
-/// moves for the rest of `limits`' time, or [`UPPER_BOUND_SECS`] without a timeout. Every phase
-/// shares the one budget: `limits.timeout` is what is left of the command's.
-fn upper_bound(problem: &Problem, limits: &Limits) -> Result<Option<MeetSolution>> {
-    let began = Instant::now();
-    let total = limits
-        .timeout
-        .unwrap_or(Duration::from_secs(UPPER_BOUND_SECS));
-    let left = || total.saturating_sub(began.elapsed());
-    let mut best: Option<MeetSolution> = None;
-    for start in problem.starts::<[u64; 4]>().into_iter().take(3) {
-        if left().is_zero() {
-            break;
-        }
-        let quick = Limits {
-            timeout: Some(left().min(Duration::from_secs(5))),
-            ..limits.clone()
-        };
-        if let Outcome::Solved { jumps, finish } =
-            solve(&problem.from_start(start)?, &quick)?.outcome
-        {
-            best = Some(MeetSolution {
-                start,
-                moves: move_count(&jumps),
-                jumps,
-                finish,
-            });
-            break;
-        }
-    }
-    let rest = Limits {
-        timeout: Some(left().max(Duration::from_millis(1))),
-        ..limits.clone()
-    };
-    if let Some(line) = few_moves(problem, &rest)? {
-        if best.as_ref().is_none_or(|b| line.moves < b.moves) {
-            best = Some(line);
-        }
-    }
-    Ok(best)
-}
-
 /// `pegsol shortest`: the fewest moves from any of the starts to the finish.
 pub(crate) fn shortest(
     name: &str,
@@ -227,7 +102,6 @@ pub(crate) fn shortest(
     budget: &BudgetArgs,
     json: bool,
 ) -> Result<u8> {
-    let began = Instant::now();
     let board = load_any_board(name)?;
     let starts: Vec<Pegs> = match empty {
         Some(list) => vec![board
@@ -242,16 +116,11 @@ pub(crate) fn shortest(
     let limits = budget.limits()?;
     let problem = Problem::with_starts(board, starts, finish)?;
     let board = problem.board();
-    // With a timeout the proof gets three quarters of it and the line for an upper bound the
-    // rest (all that is left, when the proof stops early), so the whole command keeps to it.
-    let proof_limits = Limits {
-        timeout: limits.timeout.map(|t| t * 3 / 4),
-        ..limits.clone()
-    };
     let bar = spinner("searching from both ends by moves");
-    let report = fewest_moves_meeting_with(&problem, &proof_limits, &|p| {
-        if let Some(bar) = &bar {
-            bar.set_message(format!(
+    let report = pegsol::fewest::shortest(&problem, &limits, &|phase| {
+        let Some(bar) = &bar else { return };
+        match phase {
+            ShortestPhase::Proof(p) => bar.set_message(format!(
                 "no solution within {} moves; growing the {} side to level {}: {} of {} positions; tables {} MB",
                 p.depths.0 + p.depths.1,
                 if p.growing_forward { "start" } else { "finish" },
@@ -259,80 +128,24 @@ pub(crate) fn shortest(
                 p.done,
                 p.frontier,
                 p.table_bytes >> 20
-            ));
+            )),
+            ShortestPhase::UpperBound => {
+                bar.set_message("the proof stopped; solving for an upper bound");
+            }
         }
     });
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
     let report = report?;
-    let (status, code, best) = match &report.outcome {
-        MeetOutcome::Optimal(s) => ("solved", 0, Some(s.clone())),
-        MeetOutcome::Impossible => ("impossible", IMPOSSIBLE, None),
-        MeetOutcome::Undecided(_) => {
-            let bar = spinner("the proof stopped; solving for an upper bound");
-            let rest = Limits {
-                timeout: limits.timeout.map(|t| {
-                    t.saturating_sub(began.elapsed())
-                        .max(Duration::from_millis(1))
-                }),
-                ..limits.clone()
-            };
-            let best = upper_bound(&problem, &rest);
-            if let Some(bar) = &bar {
-                bar.finish_and_clear();
-            }
-            ("undecided", UNDECIDED, best?)
-        }
-    };
-    if let Some(s) = &best {
-        checked_moves(board, s.start, &s.jumps, s.finish, s.moves)?;
-    }
+    let answer = ShortestAnswer::of(&problem, empty.is_none(), &report)?;
+    let code = exit_code(answer.status);
+    let best = &report.best;
     let starts_text = match empty {
         Some(list) => format!("the start with {list} empty"),
         None => "any start with one hole empty".to_string(),
     };
-    let line = best
-        .as_ref()
-        .map_or_else(Line::default, |s| Line::of(board, &s.jumps));
-    let answer = ShortestAnswer {
-        board: board.name().to_string(),
-        holes: board.hole_count(),
-        starts: match empty {
-            Some(_) => Starts::These(
-                problem
-                    .starts()
-                    .iter()
-                    .map(|&s: &Pegs| board.labels(board.holes().minus(s)))
-                    .collect(),
-            ),
-            None => Starts::Every("every single vacancy"),
-        },
-        finish: FinishView::of(board, finish),
-        status,
-        reason: match &report.outcome {
-            MeetOutcome::Undecided(b) => Some(format!("{b} budget")),
-            MeetOutcome::Impossible => Some(
-                "no start can reach a finish (position classes, or both searches ran dry)"
-                    .to_string(),
-            ),
-            MeetOutcome::Optimal(_) => None,
-        },
-        optimal: status == "solved",
-        lower_bound: report.lower_bound,
-        upper_bound: best.as_ref().map(|s| s.moves),
-        empty: best
-            .as_ref()
-            .map(|s| board.labels(board.holes().minus(s.start))),
-        last: best.as_ref().map(|s| board.labels(s.finish)),
-        line,
-        forward_levels: report.forward.clone(),
-        backward_levels: report.backward.clone(),
-        depths: [report.depths.0, report.depths.1],
-        symmetries: report.symmetries,
-        peak_table_mb: report.peak_bytes >> 20,
-        millis: began.elapsed().as_millis() as u64,
-    };
+    let report = &report.meeting;
     if json {
         print_json(&answer);
         return Ok(code);
@@ -355,7 +168,7 @@ pub(crate) fn shortest(
             "impossible: no start can reach a finish (position classes, or both searches ran dry)"
         ),
         (MeetOutcome::Undecided(b), best) => {
-            println!("{}", undecided_text(*b, &proof_limits));
+            println!("{}", undecided_text(*b, &proof_limits(&limits)));
             let searched = report.depths.0 + report.depths.1 + 1;
             if report.lower_bound > searched {
                 println!(

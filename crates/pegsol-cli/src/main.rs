@@ -13,7 +13,6 @@ use clap::Parser;
 mod output;
 
 mod analyse;
-mod answer;
 mod army;
 mod boards;
 mod catalog;

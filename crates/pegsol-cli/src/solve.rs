@@ -5,83 +5,14 @@ use std::path::Path;
 use std::time::Duration;
 
 use anyhow::Result;
-use pegsol::{Limits, Outcome, Problem, Report, Stats};
-use serde::Serialize;
+use pegsol::answer::{CertificateFile, SolveAnswer};
+use pegsol::{Limits, Outcome, Stats};
 
-use crate::answer::{labels, Line, ProblemView, StatsView};
 use crate::cli::{BudgetArgs, Setup};
 use crate::common::{
-    checked, class_line, drawn, explain, load_any_problem, print_json, problem_line, spinner,
-    undecided_text, write_svg, IMPOSSIBLE, UNDECIDED,
+    class_line, drawn, exit_code, explain, load_any_problem, print_json, problem_line, spinner,
+    undecided_text, write_svg,
 };
-
-/// Where a certificate went.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub(crate) struct CertificateFile {
-    pub kind: &'static str,
-    pub file: String,
-    pub reason: String,
-}
-
-/// The answer of `solve --json`, and of the web API's solve and hint.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub(crate) struct SolveAnswer {
-    #[serde(flatten)]
-    pub problem: ProblemView,
-    /// `solved`, `impossible` or `undecided`.
-    pub status: &'static str,
-    pub reason: Option<String>,
-    /// The start's position class, and how many classes the board has.
-    pub class: String,
-    pub classes: u64,
-    #[serde(flatten)]
-    pub line: Line,
-    #[serde(rename = "final", skip_serializing_if = "Option::is_none")]
-    pub last: Option<Vec<String>>,
-    pub stats: StatsView,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub certificate: Option<CertificateFile>,
-    /// The next jump of the solution (the web API's hint).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub hint: Option<String>,
-}
-
-impl SolveAnswer {
-    /// The answer to `problem`, after the independent replay of any solution; and the exit code.
-    pub(crate) fn of(problem: &Problem, report: &Report) -> Result<(SolveAnswer, u8)> {
-        let board = problem.board();
-        let start = problem.start();
-        let (status, code, reason) = match &report.outcome {
-            Outcome::Solved { jumps, finish } => {
-                checked(board, start, jumps, *finish)?;
-                ("solved", 0, None)
-            }
-            Outcome::Impossible(r) => ("impossible", IMPOSSIBLE, Some(r.to_string())),
-            Outcome::Undecided(b) => ("undecided", UNDECIDED, Some(format!("{b} budget"))),
-        };
-        let (line, last) = match &report.outcome {
-            Outcome::Solved { jumps, finish } => {
-                (Line::of(board, jumps), Some(labels(board, *finish)))
-            }
-            _ => (Line::default(), None),
-        };
-        Ok((
-            SolveAnswer {
-                problem: ProblemView::of(problem),
-                status,
-                reason,
-                class: board.classes().class_text(start),
-                classes: board.classes().count(),
-                line,
-                last,
-                stats: StatsView::from(&report.stats),
-                certificate: None,
-                hint: None,
-            },
-            code,
-        ))
-    }
-}
 
 /// `solve`; `files` are the SVG drawing and the certificate asked for.
 pub(crate) fn run(
@@ -107,7 +38,8 @@ pub(crate) fn run(
         bar.finish_and_clear();
     }
     let report = report?;
-    let (mut answer, code) = SolveAnswer::of(&problem, &report)?;
+    let mut answer = SolveAnswer::of(&problem, &report)?;
+    let code = exit_code(answer.status);
     // An impossible answer's certificate, when asked for, with what is left of the budget.
     let certificate = match (certificate_file, &report.outcome) {
         (Some(path), Outcome::Impossible(_)) => {

@@ -31,6 +31,7 @@
 
 #![warn(missing_docs)]
 
+pub mod answer;
 pub mod army;
 mod bitset;
 mod board;
@@ -49,7 +50,6 @@ mod layout;
 pub mod menu;
 pub mod notation;
 pub mod one_dimensional;
-pub mod svg;
 mod pagoda;
 mod problem;
 mod replay;
@@ -57,6 +57,7 @@ mod search;
 mod shape;
 mod space;
 mod spill;
+pub mod svg;
 mod symmetry;
 mod table;
 #[cfg(test)]

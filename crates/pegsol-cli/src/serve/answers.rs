@@ -7,10 +7,10 @@ use std::time::Duration;
 use anyhow::Result;
 use pegsol::{Budget, Limits, Outcome, Problem};
 
-use crate::answer::FinishView;
 use crate::serve::request::{Kind, Parsed};
 use crate::serve::views::{to_value, BoardAnswer, HoleView};
 use crate::serve::{Answer, MAX_MEMORY};
+use pegsol::answer::FinishView;
 
 pub(super) fn geometry(p: &Problem) -> BoardAnswer {
     let b = p.board();
@@ -81,7 +81,7 @@ pub(super) fn answer(
     match kind {
         Kind::Solve | Kind::Hint => {
             let report = pegsol::solve(problem, &limits)?;
-            let (mut a, _) = crate::solve::SolveAnswer::of(problem, &report)?;
+            let mut a = pegsol::answer::SolveAnswer::of(problem, &report)?;
             if kind == Kind::Hint {
                 a.hint = a.line.jumps.first().cloned();
             }
@@ -107,7 +107,7 @@ pub(super) fn answer(
                 .iter()
                 .any(|e| e.outcome == Outcome::Undecided(Budget::Time));
             Ok((
-                to_value(&crate::ends::EndsAnswer::of(problem, &result)?.0)?,
+                to_value(&pegsol::answer::EndsAnswer::of(problem, &result)?)?,
                 ran_out,
             ))
         }

@@ -5,7 +5,7 @@ use anyhow::Result;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::answer::FinishView;
+use pegsol::answer::FinishView;
 
 /// A hole, as the page draws it.
 #[derive(Serialize)]

@@ -2,10 +2,10 @@
 //! parallel and stored in memory or spilled to files.
 
 use std::path::{Path, PathBuf};
-use std::time::Instant;
 
 use rayon::prelude::*;
 
+use super::stop::Stop;
 use crate::bitset::Bits;
 use crate::count::cut::Cut;
 use crate::count::packed::{Child, Spread};
@@ -32,7 +32,7 @@ pub(crate) fn analyse<K: CountKey>(
     cut: Option<&Cut<K>>,
     max_memory: usize,
     spill: Option<&Path>,
-    deadline: Option<Instant>,
+    deadline: Stop<'_>,
     progress: &(dyn Fn(&Level) + Sync),
 ) -> Result<(Count, Winners<K>), CountError> {
     let targets: &[Bits<K>] = &problem.targets();
@@ -61,7 +61,7 @@ pub(crate) fn analyse<K: CountKey>(
     let mut duplication = 1.0f64;
     let child_size = std::mem::size_of::<Child<K>>() as f64;
     loop {
-        if deadline.is_some_and(|d| Instant::now() > d) {
+        if deadline.passed() {
             return Err(CountError::Timeout);
         }
         let n = current.len();
@@ -112,7 +112,7 @@ pub(crate) fn analyse<K: CountKey>(
             keep.as_mut().map(|k| &mut k.0),
             |ks, cs| {
                 // A spilled level can take long: the budget is checked between its slices too.
-                if deadline.is_some_and(|d| Instant::now() > d) {
+                if deadline.passed() {
                     return Err(CountError::Timeout);
                 }
                 for (k, &c) in ks.iter().zip(cs) {
@@ -131,6 +131,7 @@ pub(crate) fn analyse<K: CountKey>(
                     cut,
                     branching,
                     duplication: slice_duplication,
+                    stop: deadline,
                 };
                 let out = if in_memory {
                     expand(ks, cs, step, Spread)?

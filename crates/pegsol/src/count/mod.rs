@@ -36,6 +36,7 @@ mod cut;
 mod forward;
 mod packed;
 mod step;
+mod stop;
 mod winners;
 
 #[cfg(test)]
@@ -46,11 +47,12 @@ use std::time::Instant;
 
 use cut::Cut;
 pub(crate) use forward::analyse;
+pub(crate) use stop::Stop;
 use winners::solutions_meeting;
 pub(crate) use winners::{winners_meeting, Winners};
 
 use crate::key::CountKey;
-use crate::problem::Problem;
+use crate::problem::{Limits, Problem};
 use crate::space::Space;
 use crate::spill;
 use crate::width::with_width;
@@ -219,6 +221,9 @@ pub fn count(
 pub struct CountOptions {
     /// Memory budget in bytes for the stored levels and the children being generated.
     pub max_memory: usize,
+    /// Set from elsewhere (a Python notebook's Ctrl-C) to stop the count, as the timeout
+    /// does: [`CountError::Timeout`] within one slice of a level.
+    pub cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
     /// Prune with pagoda functions (see [`count_pruned`]).
     pub pagoda: bool,
     /// A directory to spill to when a level's children would not fit in `max_memory`: the
@@ -246,6 +251,7 @@ impl Default for CountOptions {
     fn default() -> CountOptions {
         CountOptions {
             max_memory: usize::MAX,
+            cancel: None,
             pagoda: false,
             spill: None,
             timeout: None,
@@ -287,7 +293,10 @@ fn count_in<K: CountKey>(
         cut.as_ref(),
         options.max_memory,
         options.spill.as_deref(),
-        options.timeout.map(|t| Instant::now() + t),
+        Stop::new(
+            options.timeout.map(|t| Instant::now() + t),
+            options.cancel.as_deref(),
+        ),
         progress,
     )
     .map(|(c, _)| c)
@@ -369,31 +378,30 @@ impl Solutions {
 /// let start = board.holes().without(board.hole("a1").unwrap());
 /// let finish = pegsol::Finish::Holes(board.hole("a1").unwrap().bit());
 /// let p = Problem::new(&board, start, finish).unwrap();
-/// let s = count_solutions(&p, usize::MAX, None).unwrap().unwrap();
+/// let s = count_solutions(&p, &pegsol::Limits::default()).unwrap().unwrap();
 /// assert_eq!((s.solutions, s.winning()), (6816, 370));
 /// ```
 ///
 /// # Errors
 ///
-/// As [`count`]: the memory or time budget, or a path count past `u128`.
+/// As [`count`]: the memory or time budget (a cancelled count is [`CountError::Timeout`]),
+/// or a path count past `u128`.
 pub fn count_solutions(
     problem: &Problem,
-    max_memory: usize,
-    timeout: Option<std::time::Duration>,
+    limits: &Limits,
 ) -> Result<Option<Solutions>, CountError> {
-    with_width!(problem.board(), W => solutions_in::<W>(problem, max_memory, timeout))
+    with_width!(problem.board(), W => solutions_in::<W>(problem, limits))
 }
 
 /// [`count_solutions`] in keys of `K`.
 fn solutions_in<K: CountKey>(
     problem: &Problem,
-    max_memory: usize,
-    timeout: Option<std::time::Duration>,
+    limits: &Limits,
 ) -> Result<Option<Solutions>, CountError> {
     let began = Instant::now();
     let canon = crate::space::group_of::<K>(problem);
-    let Some(found) = solutions_meeting(problem, &canon, max_memory, timeout.map(|t| began + t))
-    else {
+    let stop = Stop::of(limits, began);
+    let Some(found) = solutions_meeting(problem, &canon, limits.max_memory, stop) else {
         return Ok(None);
     };
     let (solutions, winners) = found?;

@@ -3,12 +3,14 @@
 //! merged in parallel.
 
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use rayon::prelude::*;
 
 use crate::bitset::{Bits, Word};
 use crate::count::cut::Cut;
 use crate::count::packed::{Child, Narrow, Packed, Part, Ranking, Table, BUCKETS};
+use crate::count::stop::Stop;
 use crate::count::CountError;
 use crate::key::CountKey;
 use crate::key::Dense;
@@ -95,6 +97,8 @@ pub(super) struct Step<'a, K: CountKey> {
     pub(super) cut: Option<&'a Cut<K>>,
     pub(super) branching: f64,
     pub(super) duplication: f64,
+    /// When to give up: checked every few thousand parents, so a large level stops soon.
+    pub(super) stop: Stop<'a>,
 }
 
 /// Expands representatives `ks` of positions with `step.pegs` pegs (with path counts `cs`):
@@ -129,9 +133,11 @@ pub(super) fn expand_with<C: Packed, R: Ranking<C::K>>(
         cut,
         branching,
         duplication,
+        stop,
     } = step;
     let canon = &space.canon;
-    gather::<C, R>(ranking, ks, cs, branching, duplication, |key, c, part| {
+    let shape = (branching, duplication);
+    gather::<C, R>(ranking, ks, cs, shape, stop, |key, c, part| {
         let mut any = false;
         let k = space.unfold(key, pegs);
         let images = space.images_of(k);
@@ -155,16 +161,20 @@ pub(super) fn expand_with<C: Packed, R: Ranking<C::K>>(
 }
 
 /// Calls `each` on every key of `ks` (with its count from `cs`) in parallel chunks; what it
-/// pushes is summed per distinct key. About `branching` keys are pushed per key given, and
-/// `duplication` pushes per distinct key, which sizes the buffers.
+/// pushes is summed per distinct key. `shape` is `(branching, duplication)`: about
+/// `branching` keys are pushed per key given, and `duplication` pushes per distinct key,
+/// which sizes the buffers. [`CountError::Timeout`] once `stop` has passed (read every 4,096
+/// keys of a chunk).
 pub(super) fn gather<C: Packed, R: Ranking<C::K>>(
     ranking: R,
     ks: &[C::K],
     cs: &[u128],
-    branching: f64,
-    duplication: f64,
+    shape: (f64, f64),
+    stop: Stop<'_>,
     each: impl Fn(C::K, u128, &mut Part<C, R>) + Sync,
 ) -> Result<Expanded<C::K>, CountError> {
+    let (branching, duplication) = shape;
+    let stopped = AtomicBool::new(false);
     let chunk = (ks.len() / (rayon::current_num_threads() * 4)).max(1024);
     // Pushes go straight into hash buckets, so that each bucket can be summed and sorted on
     // its own, in cache, in parallel: no global sort of the whole level.
@@ -176,7 +186,11 @@ pub(super) fn gather<C: Packed, R: Ranking<C::K>>(
                 (ks.len() as f64 * branching * 1.2) as usize / BUCKETS,
                 ranking,
             );
-            for (&k, &c) in ks.iter().zip(cs) {
+            for (i, (&k, &c)) in ks.iter().zip(cs).enumerate() {
+                if i % 4096 == 4095 && (stopped.load(Ordering::Relaxed) || stop.passed()) {
+                    stopped.store(true, Ordering::Relaxed);
+                    break;
+                }
                 each(k, c, &mut part);
                 part.settle(false);
             }
@@ -184,6 +198,9 @@ pub(super) fn gather<C: Packed, R: Ranking<C::K>>(
             part
         })
         .collect();
+    if stopped.load(Ordering::Relaxed) {
+        return Err(CountError::Timeout);
+    }
     let mut out = Expanded {
         keys: Vec::new(),
         counts: Vec::new(),

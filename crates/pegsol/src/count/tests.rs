@@ -22,7 +22,17 @@ fn problem(b: &Board, empty: &str, finish: Option<&str>) -> Problem {
 
 /// A whole count in memory, with its winners as board positions under `canon`.
 fn analyse_in_memory(p: &Problem, canon: &Canonicalizer, space: &Space) -> (Count, Winners) {
-    analyse(p, Some(canon), space, None, usize::MAX, None, None, &|_| {}).unwrap()
+    analyse(
+        p,
+        Some(canon),
+        space,
+        None,
+        usize::MAX,
+        None,
+        Stop::default(),
+        &|_| {},
+    )
+    .unwrap()
 }
 
 #[test]
@@ -39,7 +49,7 @@ fn winners_from_both_ends_match_the_full_count() {
         let p = problem(&b, empty, Some(finish));
         let canon = group_of(&p);
         let (_, full) = analyse_in_memory(&p, &canon, &Space::new(&p, true));
-        let met = winners_meeting(&p, &canon, usize::MAX, None)
+        let met = winners_meeting(&p, &canon, usize::MAX, Stop::default())
             .unwrap()
             .unwrap();
         if full.iter().all(Vec::is_empty) {
@@ -51,7 +61,7 @@ fn winners_from_both_ends_match_the_full_count() {
     }
     let b = Board::builtin("triangle5").unwrap();
     let any = Problem::new(&b, b.holes().without(b.hole("a1").unwrap()), Finish::AnyOne).unwrap();
-    assert!(winners_meeting(&any, &group_of::<u64>(&any), usize::MAX, None).is_none());
+    assert!(winners_meeting(&any, &group_of::<u64>(&any), usize::MAX, Stop::default()).is_none());
 }
 
 #[test]
@@ -88,7 +98,7 @@ fn self_dual_winners_match_the_backward_pass() {
                 start.count(),
                 jumps,
                 usize::MAX,
-                None,
+                Stop::default(),
                 false,
             )
             .unwrap();
@@ -108,7 +118,7 @@ fn self_dual_winners_match_the_backward_pass() {
                 &is_target,
                 target.count(),
                 usize::MAX,
-                None,
+                Stop::default(),
             )
             .unwrap();
             // Slices of a hundred or so winners (128 KB of parents) find the same winners.
@@ -119,11 +129,11 @@ fn self_dual_winners_match_the_backward_pass() {
                 &is_target,
                 target.count(),
                 1 << 17,
-                None,
+                Stop::default(),
             )
             .unwrap();
             assert_eq!(sliced, slow, "{name} {empty} -> {finish}");
-            match self_dual_winners(&p, &space, &stored, None).unwrap() {
+            match self_dual_winners(&p, &space, &stored, Stop::default()).unwrap() {
                 Some(fast) => {
                     assert!(dual, "{name} {empty} -> {finish}");
                     assert_eq!(fast, slow, "{name} {empty} -> {finish}");
@@ -229,6 +239,7 @@ fn wide_and_narrow_children_sum_alike() {
             cut: None,
             branching: 1.0,
             duplication: 1.0,
+            stop: Stop::default(),
         };
         let out = expand(&start, &[count], step, Spread).unwrap();
         assert_eq!((out.keys.len(), out.children), (1, 4));
@@ -367,8 +378,8 @@ fn every_width_of_keys_counts_alike() {
             assert!(one.solutions > 0 || name.starts_with("rect"), "{name}");
             assert!(one.levels.len() > 5, "{name}");
         }
-        let one = solutions_in::<u64>(&p, usize::MAX, None).unwrap();
-        let two = solutions_in::<[u64; 2]>(&p, usize::MAX, None).unwrap();
+        let one = solutions_in::<u64>(&p, &Limits::default()).unwrap();
+        let two = solutions_in::<[u64; 2]>(&p, &Limits::default()).unwrap();
         assert_eq!(
             one.as_ref().map(|s| (s.solutions, &s.winning)),
             two.as_ref().map(|s| (s.solutions, &s.winning)),
@@ -376,4 +387,43 @@ fn every_width_of_keys_counts_alike() {
         );
         assert_eq!(one.is_some(), finish.is_some());
     }
+}
+
+/// A set cancel flag stops both counts as their timeout does, and a clear one changes
+/// nothing.
+#[test]
+fn a_cancelled_count_stops_as_a_timeout() {
+    use std::sync::atomic::AtomicBool;
+    use std::sync::Arc;
+    let board = Board::builtin("english").unwrap();
+    let start = board.holes().without(board.hole("d4").unwrap());
+    let finish = Finish::Holes(board.hole("d4").unwrap().bit());
+    let p = Problem::new(&board, start, finish).unwrap();
+    let set = Some(Arc::new(AtomicBool::new(true)));
+    let options = CountOptions {
+        cancel: set.clone(),
+        ..CountOptions::default()
+    };
+    assert!(matches!(
+        count_with(&p, &options, &|_| {}),
+        Err(CountError::Timeout)
+    ));
+    let limits = Limits {
+        cancel: set,
+        ..Limits::default()
+    };
+    assert!(matches!(
+        count_solutions(&p, &limits),
+        Err(CountError::Timeout)
+    ));
+    let small = Board::builtin("triangle5").unwrap();
+    let start = small.holes().without(small.hole("a1").unwrap());
+    let finish = Finish::Holes(small.hole("a1").unwrap().bit());
+    let p = Problem::new(&small, start, finish).unwrap();
+    let clear = Limits {
+        cancel: Some(Arc::new(AtomicBool::new(false))),
+        ..Limits::default()
+    };
+    let s = count_solutions(&p, &clear).unwrap().unwrap();
+    assert_eq!((s.solutions, s.winning()), (6816, 370));
 }

@@ -1,9 +1,8 @@
 //! The backward pass: which representatives of each level can still reach the finish.
 
-use std::time::Instant;
-
 use rayon::prelude::*;
 
+use super::stop::Stop;
 use crate::bitset::Bits;
 use crate::count::packed::{rank, Bare, Child, Spread};
 use crate::count::step::{expand, gather, Kept, Step};
@@ -35,7 +34,7 @@ pub(super) fn backward<K: CountKey>(
     is_target: &[K],
     goal: u32,
     max_memory: usize,
-    deadline: Option<Instant>,
+    deadline: Stop<'_>,
 ) -> Result<Vec<Vec<K>>, CountError> {
     // Keys the parents of one slice may take: the gathering holds them about four times over.
     let room = (max_memory / (4 * std::mem::size_of::<K>())).max(64) as f64;
@@ -58,11 +57,11 @@ pub(super) fn backward<K: CountKey>(
         // Parents per winner: a guess on the high side until the first slice measures it.
         let (mut from, mut per_winner) = (0, 32.0f64);
         while from < next.len() {
-            if deadline.is_some_and(|d| Instant::now() > d) {
+            if deadline.passed() {
                 return Err(CountError::Timeout);
             }
             let take = ((room / per_winner) as usize).clamp(1, next.len() - from);
-            let parents = parents_of(&next[from..from + take], pegs - 1, space)?;
+            let parents = parents_of(&next[from..from + take], pegs - 1, space, deadline)?;
             per_winner = (parents.len() as f64 / take as f64 * 1.25).max(1.0);
             parts.push(meet(parents, level_keys)?);
             from += take;
@@ -98,7 +97,7 @@ pub(super) fn self_dual_winners<K: CountKey>(
     problem: &Problem,
     space: &Space<K>,
     stored: &[Kept<K>],
-    deadline: Option<Instant>,
+    deadline: Stop<'_>,
 ) -> Result<Option<Vec<Vec<K>>>, CountError> {
     let Some(finish) = space.self_dual_finish(problem) else {
         return Ok(None);
@@ -109,7 +108,7 @@ pub(super) fn self_dual_winners<K: CountKey>(
         // A position and its complement share a key: the winners of both levels are the
         // keys they share, whether the levels are in memory or on disk.
         for k in 0..=total / 2 {
-            if deadline.is_some_and(|d| Instant::now() > d) {
+            if deadline.passed() {
                 return Err(CountError::Timeout);
             }
             let j = total - k;
@@ -139,13 +138,14 @@ pub(super) fn self_dual_winners<K: CountKey>(
     let holes = space.layout.holes();
     let dual = |keys: &[K]| -> Result<Vec<K>, CountError> {
         let zeros = vec![0; keys.len()];
-        let out = gather::<Bare<K>, _>(Spread, keys, &zeros, 1.0, 1.0, |k, _, part| {
-            part.push(space.canonical(holes.xor(k)), 0);
-        })?;
+        let out =
+            gather::<Bare<K>, _>(Spread, keys, &zeros, (1.0, 1.0), deadline, |k, _, part| {
+                part.push(space.canonical(holes.xor(k)), 0);
+            })?;
         Ok(out.keys)
     };
     for k in 0..=total / 2 {
-        if deadline.is_some_and(|d| Instant::now() > d) {
+        if deadline.passed() {
             return Err(CountError::Timeout);
         }
         let j = total - k;
@@ -238,7 +238,7 @@ pub(crate) fn winners_meeting<K: CountKey>(
     problem: &Problem,
     canon: &Canonicalizer<K>,
     max_memory: usize,
-    deadline: Option<Instant>,
+    deadline: Stop<'_>,
 ) -> Option<Result<Winners<K>, CountError>> {
     let targets: &[Bits<K>] = &problem.targets();
     let [finish] = targets[..] else {
@@ -252,7 +252,7 @@ pub(super) fn meet<K: CountKey>(
     canon: &Canonicalizer<K>,
     finish: Bits<K>,
     max_memory: usize,
-    deadline: Option<Instant>,
+    deadline: Stop<'_>,
 ) -> Result<Winners<K>, CountError> {
     let m = Meeting::new(problem, finish, false, max_memory, deadline)?;
     let pairs = middle_pairs(&m.space, m.forward_middle(), m.dual_middle());
@@ -280,7 +280,7 @@ impl<K: CountKey> Meeting<K> {
         finish: Bits<K>,
         counted: bool,
         side_memory: usize,
-        deadline: Option<Instant>,
+        deadline: Stop<'_>,
     ) -> Result<Meeting<K>, CountError> {
         let space = Space::new(problem, true);
         let holes: K = space.layout.holes();
@@ -351,7 +351,7 @@ fn winners_from<K: CountKey>(
     m: &Meeting<K>,
     finish: Bits<K>,
     pairs: &[(u32, u32)],
-    deadline: Option<Instant>,
+    deadline: Stop<'_>,
 ) -> Result<Winners<K>, CountError> {
     let (space, forward, dual) = (&m.space, &m.forward, m.dual_levels());
     let holes = space.layout.holes();
@@ -366,7 +366,7 @@ fn winners_from<K: CountKey>(
     // Towards the start: parents of winners that are reachable.
     for depth in (0..middle).rev() {
         let pegs = problem.start::<K>().count() - depth as u32 - 1;
-        let parents = parents_of(&winners[depth + 1], pegs, space)?;
+        let parents = parents_of(&winners[depth + 1], pegs, space, deadline)?;
         winners[depth] = intersect_sorted(&parents, &forward[depth]);
     }
     // Towards the finish: a position `d` jumps in wins exactly when its complement is a
@@ -395,11 +395,11 @@ fn winners_from<K: CountKey>(
     } else {
         dual_winners[dual_depth] = complements(&winners[middle]);
         for e in (0..dual_depth).rev() {
-            if deadline.is_some_and(|d| Instant::now() > d) {
+            if deadline.passed() {
                 return Err(CountError::Timeout);
             }
             let pegs = dual_pegs - e as u32 - 1;
-            let parents = parents_of(&dual_winners[e + 1], pegs, space)?;
+            let parents = parents_of(&dual_winners[e + 1], pegs, space, deadline)?;
             dual_winners[e] = intersect_sorted(&parents, &dual[e]);
         }
     }
@@ -447,9 +447,10 @@ pub(super) fn parents_of<K: CountKey>(
     winners: &[K],
     pegs: u32,
     space: &Space<K>,
+    stop: Stop<'_>,
 ) -> Result<Vec<K>, CountError> {
     let zeros = vec![0; winners.len()];
-    let out = gather::<Bare<K>, _>(Spread, winners, &zeros, 8.0, 4.0, |w, _, part| {
+    let out = gather::<Bare<K>, _>(Spread, winners, &zeros, (8.0, 4.0), stop, |w, _, part| {
         space.for_each_parent(space.unfold(w, pegs), |p| part.push(p, 0));
     })?;
     Ok(out.keys)
@@ -468,7 +469,7 @@ pub(super) fn levels_counted<K: CountKey>(
     pegs: u32,
     depth: usize,
     max_memory: usize,
-    deadline: Option<Instant>,
+    deadline: Stop<'_>,
     counted: bool,
 ) -> Result<(Vec<Vec<K>>, PathCounts), CountError> {
     let mut out = vec![vec![start]];
@@ -477,7 +478,7 @@ pub(super) fn levels_counted<K: CountKey>(
     let key_size = std::mem::size_of::<K>();
     let (mut used, mut branching, mut duplication) = (key_size, 1.0f64, 1.0f64);
     while out.len() <= depth {
-        if deadline.is_some_and(|d| Instant::now() > d) {
+        if deadline.passed() {
             return Err(CountError::Timeout);
         }
         let keys = out.last().map_or(&[][..], |l| &l[..]);
@@ -496,6 +497,7 @@ pub(super) fn levels_counted<K: CountKey>(
             cut: None,
             branching,
             duplication,
+            stop: deadline,
         };
         let next = expand(keys, &counts, step, Spread)?;
         branching = next.children as f64 / keys.len().max(1) as f64;
@@ -536,7 +538,7 @@ pub(crate) fn solutions_meeting<K: CountKey>(
     problem: &Problem,
     canon: &Canonicalizer<K>,
     max_memory: usize,
-    deadline: Option<Instant>,
+    deadline: Stop<'_>,
 ) -> Option<Result<(u128, Winners<K>), CountError>> {
     let [finish] = problem.targets::<K>()[..] else {
         return None;

@@ -2,6 +2,8 @@
 //! meeting's proof runs out of budget.
 
 use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
 use super::chains::{Build, Chains};
@@ -56,6 +58,7 @@ pub fn few_moves(problem: &Problem, limits: &Limits) -> Result<Option<MeetSoluti
             // Half, as for the meeting: the process holds more than the beam counts.
             max_memory: limits.max_memory / 2,
             deadline: limits.timeout.map(|t| began + t),
+            cancel: limits.cancel.clone(),
         };
         beam.run(&starts, &targets.into_iter().collect())
     });
@@ -105,11 +108,16 @@ struct Beam<W: Word> {
     canon: Canonicalizer<W>,
     max_memory: usize,
     deadline: Option<Instant>,
+    /// The budget's cancel flag: once set, the beam stops as at its deadline.
+    cancel: Option<Arc<AtomicBool>>,
 }
 
 impl<W: Word> Beam<W> {
     fn halted(&self) -> bool {
-        self.deadline.is_some_and(|d| Instant::now() > d)
+        self.cancel
+            .as_ref()
+            .is_some_and(|c| c.load(Ordering::Relaxed))
+            || self.deadline.is_some_and(|d| Instant::now() > d)
     }
 
     fn run(&self, starts: &[Bits<W>], targets: &HashSet<Bits<W>, Build>) -> Option<MeetSolution> {

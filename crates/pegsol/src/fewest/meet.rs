@@ -27,6 +27,7 @@
 //! to a finish through `B`), replayed by the independent checker and its moves recounted.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -350,6 +351,8 @@ struct Meet<'p, W: Word> {
     canon: Canonicalizer<W>,
     max_memory: usize,
     deadline: Option<Instant>,
+    /// The budget's cancel flag: once set, the search stops as at its deadline.
+    cancel: Option<Arc<AtomicBool>>,
     peak: usize,
     /// Nanoseconds a level is allowed at least while both sides may grow.
     least_allowance: f64,
@@ -373,6 +376,7 @@ impl<'p, W: Word> Meet<'p, W> {
             // command's peak within it.
             max_memory: limits.max_memory / 2,
             deadline: limits.timeout.map(|t| began + t),
+            cancel: limits.cancel.clone(),
             peak: 0,
             least_allowance: LEAST_ALLOWANCE,
         }
@@ -532,7 +536,7 @@ impl<'p, W: Word> Meet<'p, W> {
         let mut next = Vec::new();
         side.sizes.push(0);
         for (i, chunk) in frontier.chunks(CHUNK).enumerate() {
-            if stop_at.is_some_and(|d| Instant::now() > d) {
+            if self.past(stop_at) {
                 return Err(self.stop_late(side, frontier, &next, began, finished));
             }
             let this = &*self;
@@ -564,9 +568,7 @@ impl<'p, W: Word> Meet<'p, W> {
                                 // One parent may have millions of children: the clock is
                                 // read every so many of them, not only between chunks.
                                 seen = seen.wrapping_add(1);
-                                if seen.is_multiple_of(1 << 14)
-                                    && stop_at.is_some_and(|d| Instant::now() > d)
-                                {
+                                if seen.is_multiple_of(1 << 14) && this.past(stop_at) {
                                     late.store(true, Ordering::Relaxed);
                                     return true;
                                 }
@@ -625,7 +627,7 @@ impl<'p, W: Word> Meet<'p, W> {
                 for (k, c) in out.into_iter().enumerate() {
                     // Tens of millions of children may come from one chunk, and the table
                     // grows while they go in: the clock is read here too.
-                    if k % (1 << 16) == 0 && stop_at.is_some_and(|d| Instant::now() > d) {
+                    if k % (1 << 16) == 0 && self.past(stop_at) {
                         return Err(self.stop_late(side, frontier, &next, began, finished));
                     }
                     match side.table.insert(c, depth) {
@@ -668,6 +670,18 @@ impl<'p, W: Word> Meet<'p, W> {
         Ok(())
     }
 
+    /// Whether the budget's cancel flag is set.
+    fn cancelled(&self) -> bool {
+        self.cancel
+            .as_ref()
+            .is_some_and(|c| c.load(Ordering::Relaxed))
+    }
+
+    /// Whether a level must stop: cancelled, or past `stop_at`.
+    fn past(&self, stop_at: Option<Instant>) -> bool {
+        self.cancelled() || stop_at.is_some_and(|d| Instant::now() > d)
+    }
+
     /// Why a level stopped once its clock ran out: the deadline (the search ends; the level
     /// is only dropped from the sizes), or its allowance (the level is withdrawn from the
     /// table, and the time per parent seen so far returned).
@@ -679,7 +693,7 @@ impl<'p, W: Word> Meet<'p, W> {
         began: Instant,
         finished: usize,
     ) -> Stop<W> {
-        if self.deadline.is_some_and(|d| Instant::now() > d) {
+        if self.cancelled() || self.deadline.is_some_and(|d| Instant::now() > d) {
             side.abandon(frontier);
             return Stop::Budget(Budget::Time);
         }

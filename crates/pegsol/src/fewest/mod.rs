@@ -56,6 +56,7 @@ mod bound;
 mod chains;
 mod meet;
 mod moves;
+mod shortest;
 mod winning;
 
 #[cfg(test)]
@@ -72,6 +73,7 @@ pub use meet::{
     MeetReport, MeetSolution,
 };
 pub use moves::{move_bound, move_count, MoveSolution, MovesOutcome, MovesReport};
+pub use shortest::{proof_limits, shortest, ShortestPhase, ShortestReport, UPPER_BOUND_SECS};
 pub use winning::{fewest_moves_by_winning_set, WinningSet};
 
 /// Finds a solution with the fewest moves within `limits` (time and memory), and proves that

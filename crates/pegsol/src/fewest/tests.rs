@@ -116,3 +116,27 @@ fn the_beam_does_not_beat_the_published_minima() {
         assert!(s.moves >= minimum, "side {n}: {} moves", s.moves);
     }
 }
+
+/// A set cancel flag stops the meeting, the beam and `shortest` at once, as a spent
+/// timeout would: undecided, with the bounds proved so far.
+#[test]
+fn a_cancelled_search_stops_at_once() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    let problem = basic_game(9);
+    let cancel = Arc::new(AtomicBool::new(false));
+    let limits = Limits {
+        cancel: Some(Arc::clone(&cancel)),
+        ..Limits::default()
+    };
+    // Set while the meeting runs, from its progress report.
+    let began = std::time::Instant::now();
+    let report = shortest(&problem, &limits, &|_| {
+        cancel.store(true, Ordering::Relaxed)
+    })
+    .unwrap();
+    assert!(matches!(report.meeting.outcome, MeetOutcome::Undecided(_)));
+    assert!(report.meeting.lower_bound <= 16);
+    assert!(began.elapsed() < std::time::Duration::from_secs(5));
+    assert_eq!(few_moves(&problem, &limits).unwrap(), None);
+}

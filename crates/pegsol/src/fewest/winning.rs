@@ -6,6 +6,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use crate::bitset::{Bits, Hole, Pegs, Word};
+use crate::count::Stop;
 use crate::count::{analyse, winners_meeting, CountError, Winners};
 use crate::error::{Error, Result};
 use crate::jumps::Jump;
@@ -26,7 +27,7 @@ pub(crate) fn winners_of<K: CountKey>(
     problem: &Problem,
     canon: &Canonicalizer<K>,
     max_memory: usize,
-    deadline: Option<Instant>,
+    deadline: Stop<'_>,
 ) -> std::result::Result<Winners<K>, CountError> {
     winners_meeting(problem, canon, max_memory, deadline).unwrap_or_else(|| {
         analyse(
@@ -69,7 +70,7 @@ struct Sets<K: CountKey> {
 impl<K: CountKey> Sets<K> {
     /// The winning set of `problem` in keys of `K`; `Ok(None)` when the budget runs out.
     fn of(problem: &Problem, limits: &Limits) -> Result<Option<Sets<K>>> {
-        let deadline = limits.timeout.map(|t| Instant::now() + t);
+        let deadline = Stop::of(limits, Instant::now());
         let canon = group_of::<K>(problem);
         match winners_of(problem, &canon, limits.max_memory, deadline) {
             Ok(mut levels) => {
@@ -162,7 +163,7 @@ pub fn fewest_moves_by_winning_set(problem: &Problem, limits: &Limits) -> Result
 /// [`fewest_moves_by_winning_set`] in keys of `K`.
 fn fewest_in<K: CountKey>(problem: &Problem, limits: &Limits) -> Result<MovesReport> {
     let started = Instant::now();
-    let deadline = limits.timeout.map(|t| started + t);
+    let deadline = Stop::of(limits, started);
     let (best, lower) = match first_solution(problem, limits, started)? {
         Ok(found) => found,
         Err(done) => return Ok(done),
@@ -220,7 +221,7 @@ impl<'c, K: CountKey> Tables<'c, K> {
         problem: &Problem,
         canon: &'c Canonicalizer<K>,
         winners: Winners<K>,
-        deadline: Option<Instant>,
+        deadline: Stop<'_>,
     ) -> Option<Tables<'c, K>> {
         let board = problem.board();
         let mut by_from = vec![Vec::new(); board.hole_count()];
@@ -239,7 +240,7 @@ impl<'c, K: CountKey> Tables<'c, K> {
             goal,
         };
         for depth in (0..t.winners.len()).rev() {
-            if deadline.is_some_and(|d| Instant::now() > d) {
+            if deadline.passed() {
                 return None;
             }
             if t.start_pegs - depth as u32 == goal {

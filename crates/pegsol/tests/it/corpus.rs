@@ -362,7 +362,7 @@ fn winning_sets() {
 fn solutions_by_meeting() {
     let mut checked = 0;
     for c in cases() {
-        let Some(s) = count_solutions(&c.problem, usize::MAX, None).unwrap() else {
+        let Some(s) = count_solutions(&c.problem, &pegsol::Limits::default()).unwrap() else {
             assert!(c.problem.target_count() > 1, "{}", c.label);
             continue;
         };
@@ -405,7 +405,9 @@ fn solutions_by_meeting() {
         )
         .unwrap();
         let full = count(&p, usize::MAX, &|_| {}).unwrap();
-        let s = count_solutions(&p, usize::MAX, None).unwrap().unwrap();
+        let s = count_solutions(&p, &pegsol::Limits::default())
+            .unwrap()
+            .unwrap();
         assert_eq!(s.solutions, full.solutions, "{}", case.picture);
         assert_eq!(s.winning(), full.winning(), "{}", case.picture);
         assert_eq!(

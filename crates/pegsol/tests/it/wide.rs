@@ -517,7 +517,7 @@ fn check_count_and_moves(
         prop_assert!(wanted(&p.iter().map(|h| cell(h.index())).collect()));
     }
     // From both ends, where the finish is one position: the same solutions and winners.
-    if let Some(s) = pegsol::count::count_solutions(&problem, usize::MAX, None).unwrap() {
+    if let Some(s) = pegsol::count::count_solutions(&problem, &pegsol::Limits::default()).unwrap() {
         prop_assert_eq!(s.solutions, c.solutions);
         // The meeting has a level per jump to the finish, the count one per level reached.
         let winning = |k: usize| c.levels.get(k).map_or(0, |l| l.winning);
