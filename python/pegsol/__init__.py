@@ -1,0 +1,360 @@
+"""pegsol: peg solitaire in Python, over the pegsol Rust library.
+
+Solve any board, prove when a puzzle is impossible, find the fewest moves, count whole game
+trees. Every answer is a typed object whose attributes are the fields of the ``pegsol`` CLI's
+``--json`` answer (``final`` is spelled ``final_`` as an attribute), with ``to_dict()``; boards,
+positions and solutions draw themselves inline in Jupyter (``_repr_svg_``), counts as tables
+(``_repr_html_``).
+
+>>> import pegsol
+>>> s = pegsol.solve("english")
+>>> s.status, len(s.jumps)
+('solved', 31)
+
+Every search releases the GIL and stops within a second of Ctrl-C (KeyboardInterrupt); a
+``timeout`` (seconds) and ``max_memory`` (MB, 4096 by default) bound the whole question, and a
+question they stop answers ``status == "undecided"`` with what was proved.
+"""
+
+from __future__ import annotations
+
+import copy
+import html
+import json
+from typing import Any, Dict, Iterable, List, Optional, Union
+
+from . import _pegsol
+from ._pegsol import Board
+
+__all__ = [
+    "Answer",
+    "Board",
+    "Count",
+    "Ends",
+    "FewestMoves",
+    "Position",
+    "Replay",
+    "Shortest",
+    "Solution",
+    "boards",
+    "count",
+    "ends",
+    "fewest_moves",
+    "replay",
+    "shortest",
+    "solve",
+]
+
+__version__ = "0.1.0"
+
+#: Hole labels: a list of labels, or one string of them separated by commas or spaces.
+Labels = Union[str, Iterable[str]]
+BoardLike = Union[str, Board]
+
+
+def _board(board: BoardLike) -> Board:
+    if isinstance(board, Board):
+        return board
+    if isinstance(board, str):
+        return Board(board)
+    raise TypeError(f"a board is a Board or a built-in name such as 'english', not {type(board).__name__}")
+
+
+def _labels(labels: Optional[Labels]) -> Optional[Union[str, List[str]]]:
+    if labels is None or isinstance(labels, str):
+        return labels
+    return [str(label) for label in labels]
+
+
+class Answer:
+    """A typed answer: its attributes are the fields of the CLI's ``--json`` answer.
+
+    ``to_dict()`` gives those fields as a plain dict (a copy), with the CLI's names.
+    """
+
+    def __init__(self, data: Dict[str, Any], board: Board) -> None:
+        self._data = data
+        self._board = board
+
+    @classmethod
+    def _of(cls, text: str, board: Board) -> "Answer":
+        return cls(json.loads(text), board)
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        key = "final" if name == "final_" else name
+        data = self.__dict__.get("_data", {})
+        if key in data:
+            return data[key]
+        raise AttributeError(
+            f"{type(self).__name__} has no field {name!r}; its fields: {', '.join(data)}"
+        )
+
+    def __dir__(self) -> List[str]:
+        return sorted(set(super().__dir__()) | {("final_" if k == "final" else k) for k in self._data})
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and other._data == self._data  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The answer's fields, named as in the CLI's ``--json`` answer."""
+        return copy.deepcopy(self._data)
+
+    @property
+    def board(self) -> Board:
+        """The board the question was about."""
+        return self._board
+
+    def __repr__(self) -> str:
+        shown = ", ".join(
+            f"{k}={self._data[k]!r}" for k in ("status", "reason", "moves", "lower_bound", "solutions") if k in self._data
+        )
+        return f"{type(self).__name__}({shown})"
+
+
+class _Line(Answer):
+    """An answer holding a line of play (``jumps``, ``moves``, ``move_list``), drawn as a strip
+    of boards, one per move, from its start (``empty``)."""
+
+    def _repr_svg_(self) -> str:
+        jumps = self._data.get("jumps") or []
+        empty = self._data.get("empty")
+        if not jumps:
+            pegs = None
+            if empty is not None:
+                pegs = [h for h in self._board.holes if h not in set(empty)]
+            return self._board.svg(pegs, f"{self._data.get('status', '')}: {self._data.get('reason') or 'no line'}")
+        return self._board.svg_line(" ".join(jumps), empty)
+
+
+class Solution(_Line):
+    """The answer of :func:`solve`: ``status`` (``solved``, ``impossible``, ``undecided``),
+    ``reason``, ``jumps``, ``moves``, ``move_list``, ``final_``, ``class``, ``classes``,
+    ``stats`` and the problem (``board``, ``holes``, ``lattice``, ``empty``, ``finish``)."""
+
+    @property
+    def solved(self) -> bool:
+        """Whether a line to the finish was found (and replayed)."""
+        return self._data["status"] == "solved"
+
+
+class FewestMoves(_Line):
+    """The answer of :func:`fewest_moves`: ``status``, ``optimal``, ``lower_bound``,
+    ``upper_bound``, the line (``jumps``, ``moves``, ``move_list``), ``depths``, ``millis``."""
+
+
+class Shortest(_Line):
+    """The answer of :func:`shortest`: ``optimal``, ``lower_bound``, ``upper_bound``, the line
+    and its start (``empty``), ``forward_levels``, ``backward_levels``, ``symmetries``."""
+
+
+class Replay(_Line):
+    """The answer of :func:`replay`: the line checked jump by jump, ``pegs`` left, ``final_``."""
+
+    def _repr_svg_(self) -> str:
+        return self._board.svg_line(" ".join(self._data["jumps"]), self._data_start)
+
+    _data_start: Optional[Union[str, List[str]]] = None
+
+
+class Ends(Answer):
+    """The answer of :func:`ends`: ``ends`` (each ``hole`` with a line), ``impossible`` (each
+    ``hole`` with its ``reason``), ``undecided``, ``class``."""
+
+    @property
+    def holes(self) -> List[str]:
+        """The holes where one last peg can end."""
+        return [e["hole"] for e in self._data["ends"]]
+
+    def _repr_svg_(self) -> str:
+        empty = set(self._data["empty"])
+        pegs = [h for h in self._board.holes if h not in empty]
+        return self._board.svg(pegs, "ends: " + (" ".join(self.holes) or "none"))
+
+
+class Count(Answer):
+    """The answer of :func:`count`: ``status`` (``counted`` or ``undecided``), ``levels`` (or
+    ``levels_finished``), ``positions``, ``winning_positions``, ``solutions``, ``games`` and
+    their figures up to symmetry; counts past 2**64 are exact Python ints."""
+
+    def _repr_html_(self) -> str:
+        levels = self._data.get("levels") or self._data.get("levels_finished") or []
+        if not levels:
+            rows = "".join(
+                f"<tr><th>{html.escape(k)}</th><td>{html.escape(str(v))}</td></tr>"
+                for k, v in self._data.items()
+                if not isinstance(v, (list, dict))
+            )
+            return f"<table>{rows}</table>"
+        columns = list(levels[0].keys())
+        head = "".join(f"<th>{html.escape(c)}</th>" for c in columns)
+        body = "".join(
+            "<tr>" + "".join(f"<td style='text-align:right'>{l.get(c, '')}</td>" for c in columns) + "</tr>"
+            for l in levels
+        )
+        totals = ", ".join(
+            f"{k.replace('_', ' ')}: {self._data[k]}"
+            for k in ("positions", "winning_positions", "solutions", "games")
+            if k in self._data
+        )
+        return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table><p>{html.escape(totals)}</p>"
+
+
+class Position:
+    """A position on a board: which holes hold pegs."""
+
+    def __init__(self, board: BoardLike, empty: Optional[Labels] = None, pegs: Optional[Labels] = None) -> None:
+        self.board = _board(board)
+        if pegs is not None and empty is not None:
+            raise ValueError("give empty= or pegs=, not both")
+        if pegs is not None:
+            chosen = _labels(pegs)
+            names = chosen.replace(",", " ").split() if isinstance(chosen, str) else chosen
+            self.board.class_of(names)  # checks the labels
+            self._pegs = [h for h in self.board.holes if h in set(names)]
+        else:
+            if empty is None:
+                empty = self.board.empty
+                if empty is None:
+                    raise ValueError(f"board {self.board.name} has no start of its own; give empty=, e.g. empty='a1'")
+            chosen = _labels(empty)
+            names = chosen.replace(",", " ").split() if isinstance(chosen, str) else chosen
+            self.board.class_of(names)  # checks the labels
+            gone = set(names)
+            self._pegs = [h for h in self.board.holes if h not in gone]
+
+    @classmethod
+    def from_line(cls, board: BoardLike, jumps: str, empty: Optional[Labels] = None) -> "Position":
+        """The position a line of play reaches (``"d2-d4 f3-d3"``), replayed and checked."""
+        b = _board(board)
+        answer = json.loads(_pegsol.replay(b, jumps, _labels(empty)))
+        return cls(b, pegs=answer["final"])
+
+    @property
+    def pegs(self) -> List[str]:
+        """The labels of the holes with a peg."""
+        return list(self._pegs)
+
+    @property
+    def empty(self) -> List[str]:
+        """The labels of the empty holes."""
+        full = set(self._pegs)
+        return [h for h in self.board.holes if h not in full]
+
+    @property
+    def position_class(self) -> str:
+        """The position class (a jump keeps it)."""
+        return self.board.class_of(self._pegs)
+
+    def __len__(self) -> int:
+        return len(self._pegs)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Position) and other.board.holes == self.board.holes and other._pegs == self._pegs
+
+    def __hash__(self) -> int:
+        return hash((self.board.name, tuple(self._pegs)))
+
+    def __str__(self) -> str:
+        return self.board.draw(self._pegs)
+
+    def __repr__(self) -> str:
+        return f"Position({self.board.name!r}, {len(self._pegs)} pegs, empty={self.empty!r})"
+
+    def _repr_svg_(self) -> str:
+        return self.board.svg(self._pegs, f"{len(self._pegs)} pegs")
+
+
+def boards() -> List[str]:
+    """The built-in boards and families (``rect:RxC`` and the like take their parameters)."""
+    return _pegsol.builtin_boards()
+
+
+def solve(
+    board: BoardLike,
+    empty: Optional[Labels] = None,
+    finish: Optional[Labels] = None,
+    after: Optional[str] = None,
+    timeout: Optional[float] = None,
+    max_memory: Optional[int] = None,
+) -> Solution:
+    """A line of play to the finish, or a proof there is none (``pegsol solve``).
+
+    ``empty``: the start's empty holes (the board's own start by default); ``after``: jumps
+    played from the start first (``"d2-d4 f3-d3"``); ``finish``: hole labels, ``"any"`` (one peg
+    anywhere) or ``"any:N"`` (the single vacancy by default).
+    """
+    b = _board(board)
+    return Solution._of(_pegsol.solve(b, _labels(empty), _labels(finish), after, timeout, max_memory), b)  # type: ignore[return-value]
+
+
+def fewest_moves(
+    board: BoardLike,
+    empty: Optional[Labels] = None,
+    finish: Optional[Labels] = None,
+    after: Optional[str] = None,
+    timeout: Optional[float] = None,
+    max_memory: Optional[int] = None,
+) -> FewestMoves:
+    """A solution with the fewest moves (a move: one or more jumps by one peg), proved
+    optimal, or bounds with the best line found (``pegsol solve --fewest-moves``)."""
+    b = _board(board)
+    return FewestMoves._of(_pegsol.fewest_moves(b, _labels(empty), _labels(finish), after, timeout, max_memory), b)  # type: ignore[return-value]
+
+
+def shortest(
+    board: BoardLike,
+    empty: Optional[Labels] = None,
+    finish: Optional[Labels] = None,
+    timeout: Optional[float] = None,
+    max_memory: Optional[int] = None,
+) -> Shortest:
+    """The fewest moves from any single vacancy (or from ``empty``) to ``finish`` (one peg
+    anywhere by default), proved, or bounds with a line (``pegsol shortest``)."""
+    b = _board(board)
+    return Shortest._of(_pegsol.shortest(b, _labels(empty), _labels(finish), timeout, max_memory), b)  # type: ignore[return-value]
+
+
+def ends(
+    board: BoardLike,
+    empty: Optional[Labels] = None,
+    after: Optional[str] = None,
+    timeout: Optional[float] = None,
+    max_memory: Optional[int] = None,
+) -> Ends:
+    """Every hole where one last peg can end, each with a replayed line, and why the others
+    cannot (``pegsol ends``)."""
+    b = _board(board)
+    return Ends._of(_pegsol.ends(b, _labels(empty), after, timeout, max_memory), b)  # type: ignore[return-value]
+
+
+def count(
+    board: BoardLike,
+    empty: Optional[Labels] = None,
+    finish: Optional[Labels] = None,
+    after: Optional[str] = None,
+    solutions: bool = False,
+    timeout: Optional[float] = None,
+    max_memory: Optional[int] = None,
+) -> Count:
+    """The whole game tree level by level (``pegsol count``), or with ``solutions=True`` the
+    solutions and winning positions alone by meeting in the middle (``pegsol count
+    --solutions``; the finish must be one position)."""
+    b = _board(board)
+    return Count._of(_pegsol.count(b, _labels(empty), _labels(finish), after, solutions, timeout, max_memory), b)  # type: ignore[return-value]
+
+
+def replay(board: BoardLike, jumps: str, empty: Optional[Labels] = None, after: Optional[str] = None) -> Replay:
+    """A line of play checked jump by jump (``pegsol replay``); an illegal jump is a
+    ``ValueError`` naming it."""
+    b = _board(board)
+    answer = Replay._of(_pegsol.replay(b, jumps, _labels(empty), after), b)
+    if after is not None:
+        answer._data_start = Position.from_line(b, after, empty).empty  # type: ignore[attr-defined]
+    else:
+        answer._data_start = _labels(empty)  # type: ignore[attr-defined]
+    return answer  # type: ignore[return-value]

@@ -1,0 +1,205 @@
+"""Tests of the Python package: each answer against the CLI's JSON for the same question, the
+published English figures, bad input, budgets and cancellation, and the pictures.
+
+The CLI is the binary in $PEGSOL_BIN, else target/quick/pegsol or target/release/pegsol of
+this checkout (CI builds the first with the README's test command).
+"""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+import pegsol
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# Fields that measure the run, not the answer.
+EFFORT = {"millis", "peak_memory_mb", "threads", "stats", "peak_table_mb"}
+
+
+def cli_binary() -> str:
+    given = os.environ.get("PEGSOL_BIN")
+    if given:
+        return given
+    for profile in ("quick", "release"):
+        path = ROOT / "target" / profile / "pegsol"
+        if path.exists():
+            return str(path)
+    pytest.fail("no pegsol binary: build it (cargo build --release) or set PEGSOL_BIN")
+
+
+def cli(*args: str) -> dict:
+    out = subprocess.run([cli_binary(), *args, "--json"], capture_output=True, text=True, timeout=300)
+    assert out.returncode in (0, 1, 3), out.stderr
+    return json.loads(out.stdout)
+
+
+def answer_only(d: dict) -> dict:
+    return {k: v for k, v in d.items() if k not in EFFORT}
+
+
+def test_solve_has_the_cli_fields_and_a_replayed_line():
+    mine = pegsol.solve("english")
+    theirs = cli("solve", "english")
+    assert set(mine.to_dict()) == set(theirs)
+    for key in ("board", "holes", "lattice", "empty", "finish", "status", "class", "classes", "final"):
+        assert mine.to_dict()[key] == theirs[key], key
+    assert mine.solved and len(mine.jumps) == 31 and mine.final_ == ["d4"]
+    # The line is legal: the library replays it to the one peg on d4.
+    assert pegsol.replay("english", " ".join(mine.jumps)).final_ == ["d4"]
+
+
+def test_the_french_board_is_impossible_by_its_class():
+    mine = pegsol.solve("french")
+    assert answer_only(mine.to_dict()) == answer_only(cli("solve", "french"))
+    assert (mine.status, mine.reason, mine.jumps) == ("impossible", "position class", [])
+    assert not mine.solved
+
+
+def test_fewest_moves_and_shortest_agree_with_the_cli():
+    mine = pegsol.fewest_moves("triangle5", empty="a1")
+    theirs = cli("solve", "triangle5", "--empty", "a1", "--fewest-moves")
+    assert set(mine.to_dict()) == set(theirs)
+    assert (mine.optimal, mine.moves, mine.lower_bound) == (True, 10, 10)
+    assert (theirs["optimal"], theirs["moves"]) == (True, 10)
+    s = pegsol.shortest("triangle5")
+    t = cli("shortest", "triangle5")
+    assert set(s.to_dict()) == set(t)
+    for key in ("optimal", "lower_bound", "upper_bound", "forward_levels", "backward_levels", "starts", "finish"):
+        assert s.to_dict()[key] == t[key], key
+
+
+def test_ends_and_replay_agree_with_the_cli():
+    mine = pegsol.ends("english", empty="d1")
+    theirs = cli("ends", "english", "--empty", "d1")
+    assert mine.holes == [e["hole"] for e in theirs["ends"]] == ["d1", "a4", "d4", "g4", "d7"]
+    assert mine.impossible == theirs["impossible"]
+    line = "d2-d4 f3-d3 e1-e3"
+    assert pegsol.replay("english", line).to_dict() == cli("replay", "english", line)
+
+
+def test_counts_are_the_published_english_figures_and_the_cli_s():
+    mine = pegsol.count("english")
+    theirs = cli("count", "english")
+    assert answer_only(mine.to_dict()) == answer_only(theirs)
+    assert mine.positions == 187636299
+    assert mine.positions_up_to_symmetry == 23475688
+    assert mine.winning_positions_up_to_symmetry == 1679072
+    assert mine.solutions == 40861647040079968
+    # Past 2**64, exact.
+    assert mine.games == 577116156815309849672 and mine.games > 2**64
+    s = pegsol.count("english", finish="d4", solutions=True)
+    assert s.solutions == 40861647040079968
+    assert s.winning_positions == mine.winning_positions
+
+
+def test_a_count_a_budget_stops_is_undecided_with_its_finished_levels():
+    c = pegsol.count("english", max_memory=1)
+    assert c.status == "undecided" and c.reason == "memory budget"
+    assert "max_memory" in c.message
+    with pytest.raises(ValueError, match="finish of one position"):
+        pegsol.count("english", finish="any", solutions=True)
+
+
+def test_bad_input_is_a_value_error_with_the_library_s_message():
+    with pytest.raises(ValueError, match="unknown board"):
+        pegsol.Board("engish")
+    with pytest.raises(ValueError, match="z9"):
+        pegsol.solve("english", empty="z9")
+    with pytest.raises(ValueError, match=r"jump 2 \(d2-d4\) is illegal"):
+        pegsol.replay("english", "d2-d4 d2-d4")
+    with pytest.raises(ValueError, match="any:N"):
+        pegsol.solve("english", finish="any:x")
+    with pytest.raises(ValueError, match="timeout"):
+        pegsol.solve("english", timeout=-1)
+    with pytest.raises(ValueError, match="not both"):
+        pegsol.Position("english", empty="d4", pegs="d3")
+    with pytest.raises(ValueError, match="line 1, column 2: unexpected character 'x'"):
+        pegsol.Board("oxo\nooo", lattice="orthogonal")
+    with pytest.raises(ValueError, match="unknown lattice"):
+        pegsol.Board("ooo\n", lattice="hexagonal")
+    with pytest.raises(TypeError):
+        pegsol.solve(33)
+    with pytest.raises(AttributeError, match="its fields"):
+        pegsol.solve("triangle5", empty="a1").no_such_field
+
+
+def test_boards_and_positions():
+    english = pegsol.Board("english")
+    assert (english.hole_count, english.lattice, english.symmetries, english.classes) == (33, "orthogonal", 8, 16)
+    assert english.empty == ["d4"] and len(english.holes) == 33
+    tri = pegsol.Board("  .\n o o\no o o", lattice="triangular", name="tiny")
+    assert (tri.name, tri.hole_count, tri.lattice) == ("tiny", 6, "triangular")
+    assert "english" in pegsol.boards() and "triangle:N" in pegsol.boards()
+    p = pegsol.Position.from_line("english", "d2-d4 f3-d3")
+    assert len(p) == 30 and sorted(p.empty) == ["d2", "e3", "f3"]
+    assert p.position_class == english.class_of(p.pegs)
+    # Playing on from a position reached by play, as the CLI's --after does.
+    on = pegsol.solve("english", after="d2-d4 f3-d3")
+    assert on.solved and sorted(on.empty) == sorted(p.empty) and len(on.jumps) == 29
+    assert on.to_dict().keys() == cli("solve", "english", "--after", "d2-d4 f3-d3").keys()
+
+
+def test_pictures_are_valid_svg_and_html():
+    svgs = [
+        pegsol.Board("english")._repr_svg_(),
+        pegsol.Board("triangle:7")._repr_svg_(),
+        pegsol.solve("triangle5", empty="a1")._repr_svg_(),
+        pegsol.solve("french")._repr_svg_(),
+        pegsol.Position.from_line("english", "d2-d4")._repr_svg_(),
+        pegsol.ends("triangle5", empty="a1")._repr_svg_(),
+        pegsol.replay("english", "d2-d4 f3-d3")._repr_svg_(),
+    ]
+    for svg in svgs:
+        root = ET.fromstring(svg)
+        assert root.tag == "{http://www.w3.org/2000/svg}svg"
+        assert root.findall(".//{http://www.w3.org/2000/svg}circle")
+    # A solution is a strip: one board per move and the start.
+    s = pegsol.solve("triangle5", empty="a1")
+    strip = ET.fromstring(s._repr_svg_())
+    assert len(strip.findall("./{http://www.w3.org/2000/svg}g")) == s.moves + 1
+    table = pegsol.count("triangle5", empty="a1")._repr_html_()
+    ET.fromstring(f"<div>{table}</div>")
+    assert "<table>" in table and "paths" in table
+
+
+def test_a_timeout_bounds_the_whole_question():
+    began = time.monotonic()
+    s = pegsol.shortest("triangle:9", timeout=2)
+    took = time.monotonic() - began
+    assert s.status == "undecided" and not s.optimal
+    assert 9 <= s.lower_bound <= 16 and (s.upper_bound is None or s.upper_bound >= 16)
+    assert took < 4, took
+
+
+@pytest.mark.parametrize("question", ["pegsol.shortest('triangle:9')", "pegsol.count('french', empty='c1', finish='any')"])
+def test_ctrl_c_stops_a_long_search_within_a_second(question):
+    script = textwrap.dedent(
+        f"""
+        import time, pegsol
+        print("ready", flush=True)
+        began = time.monotonic()
+        try:
+            {question}
+            print("finished", flush=True)
+        except KeyboardInterrupt:
+            print("interrupted", flush=True)
+        """
+    )
+    child = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    assert child.stdout.readline().strip() == "ready"
+    time.sleep(1.0)
+    sent = time.monotonic()
+    child.send_signal(signal.SIGINT)
+    out, _ = child.communicate(timeout=30)
+    waited = time.monotonic() - sent
+    assert out.strip() == "interrupted", out
+    assert waited < 1.0, waited
