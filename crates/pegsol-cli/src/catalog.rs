@@ -7,11 +7,11 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
-use pegsol::catalog::{catalog, Catalog, Entry, Finishes};
+use pegsol::answer::CatalogAnswer;
+use pegsol::catalog::{catalog, Catalog, Finishes};
 use pegsol::{notation, Board, Hole, Limits, Outcome, Reason};
-use serde_json::{json, Value};
 
-use crate::common::{load_any_board, print_json, IMPOSSIBLE, UNDECIDED};
+use crate::common::{exit_code, load_any_board, print_json};
 
 /// What `catalog` was asked.
 pub(crate) struct Request<'a> {
@@ -44,120 +44,21 @@ pub(crate) fn run(r: &Request) -> Result<u8> {
         bar.finish_and_clear();
     }
     let result = result?;
-    // Every solution is replayed by the library's checker; replay once more here, as every
-    // printed solution is.
-    for e in &result.entries {
-        if let Outcome::Solved { jumps, finish } = &e.outcome {
-            pegsol::answer::checked(&board, board.holes().without(e.empty), jumps, *finish)?;
-        }
-    }
-    let summary = result.summary();
-    let code = if summary.undecided > 0 {
-        UNDECIDED
-    } else if summary.solvable == 0 {
-        IMPOSSIBLE
-    } else {
-        0
-    };
+    // Every solution is replayed by the library's checker, and once more as the answer is
+    // made, as every printed solution is.
+    let answer = CatalogAnswer::of(&board, &result)?;
+    let code = exit_code(answer.status());
     let drawing = || match r.svg {
         Some(path) => std::fs::write(path, pegsol::svg::catalog_grid(&board, &result))
             .with_context(|| format!("cannot write {}", path.display())),
         None => Ok(()),
     };
     if r.json {
-        print_json(&value(&board, &result));
+        print_json(&answer);
     } else {
-        print_text(&board, r, &result);
+        print_text(&board, r, &result, &answer);
     }
     crate::common::drawn(drawing(), code)
-}
-
-/// The kind of proof of an impossible entry: its certificate's, or `exhausted` for a search
-/// that left none.
-fn proof_kind(e: &Entry) -> &'static str {
-    match (&e.certificate, &e.outcome) {
-        (Some(c), _) => c.kind(),
-        (None, Outcome::Impossible(Reason::Class)) => "class",
-        (None, Outcome::Impossible(Reason::Pagoda)) => "pagoda",
-        _ => "exhausted",
-    }
-}
-
-/// The impossible pairs whose proof is of `kind`.
-fn impossible_by(c: &Catalog, kind: &str) -> u64 {
-    c.entries
-        .iter()
-        .filter(|e| matches!(e.outcome, Outcome::Impossible(_)) && proof_kind(e) == kind)
-        .map(|e| e.equivalent)
-        .sum()
-}
-
-fn status(o: &Outcome) -> &'static str {
-    match o {
-        Outcome::Solved { .. } => "solved",
-        Outcome::Impossible(_) => "impossible",
-        Outcome::Undecided(_) => "undecided",
-    }
-}
-
-/// Why an entry is impossible or undecided: the certificate's reason where there is one.
-fn reason(e: &Entry) -> Option<String> {
-    match (&e.outcome, &e.certificate) {
-        (Outcome::Solved { .. }, _) => None,
-        (Outcome::Impossible(_), Some(c)) => Some(crate::check::reason(c)),
-        (Outcome::Impossible(r), None) => Some(r.to_string()),
-        (Outcome::Undecided(b), _) => Some(format!("{b} budget")),
-    }
-}
-
-fn entry_value(board: &Board, e: &Entry) -> Value {
-    let jumps: &[pegsol::Jump] = match &e.outcome {
-        Outcome::Solved { jumps, .. } => jumps,
-        _ => &[],
-    };
-    json!({
-        "empty": [board.label(e.empty)],
-        "finish": e.finish.map_or(json!("any"), |f| json!([board.label(f)])),
-        "equivalent": e.equivalent,
-        "status": status(&e.outcome),
-        "reason": reason(e),
-        "certificate": e.certificate.as_ref().map(|c| c.kind()),
-        "jumps": jumps.iter().map(|&j| notation::jump_text(board, j)).collect::<Vec<_>>(),
-        "moves": if jumps.is_empty() { Value::Null } else { json!(notation::move_texts(board, jumps).len()) },
-        "final": match &e.outcome {
-            Outcome::Solved { finish, .. } => json!(board.labels(*finish)),
-            _ => Value::Null,
-        },
-        "millis": e.stats.millis,
-    })
-}
-
-/// The catalog as JSON (one object).
-fn value(board: &Board, c: &Catalog) -> Value {
-    let s = c.summary();
-    json!({
-        "board": board.name(),
-        "holes": board.hole_count(),
-        "lattice": board.lattice().name(),
-        "symmetries": board.symmetries().len(),
-        "vacancies": c.vacancies.iter().map(|v| json!({
-            "empty": board.label(v.hole),
-            "members": v.members.iter().map(|&h| board.label(h)).collect::<Vec<_>>(),
-        })).collect::<Vec<_>>(),
-        "problems": c.entries.iter().map(|e| entry_value(board, e)).collect::<Vec<_>>(),
-        "proofs": {
-            "class": impossible_by(c, "class"),
-            "pagoda": impossible_by(c, "pagoda"),
-            "search": impossible_by(c, "search"),
-            "exhausted": impossible_by(c, "exhausted"),
-        },
-        "summary": {
-            "pairs": s.pairs,
-            "solvable": s.solvable,
-            "impossible": s.impossible,
-            "undecided": s.undecided,
-        },
-    })
 }
 
 /// How one hole fares as a finish from `vacancy`: `E` a peg can end there, `.` it cannot,
@@ -172,7 +73,7 @@ fn fate(c: &Catalog, vacancy: Hole, hole: Hole) -> char {
         })
 }
 
-fn print_text(board: &Board, r: &Request, c: &Catalog) {
+fn print_text(board: &Board, r: &Request, c: &Catalog, answer: &CatalogAnswer) {
     let s = c.summary();
     let what = match r.finishes {
         Finishes::Single => "every single vacancy, every single-peg finish",
@@ -185,7 +86,7 @@ fn print_text(board: &Board, r: &Request, c: &Catalog) {
         board.lattice(),
         board.symmetries().len()
     );
-    let by = |kind| impossible_by(c, kind);
+    let by = answer.proofs;
     println!(
         "{} vacancy classes, {} problems up to symmetry, {} pairs: {} solvable, {} impossible ({} by position class, {} by a pagoda function, {} by a search certificate, {} by exhausted search), {} undecided",
         c.vacancies.len(),
@@ -193,10 +94,10 @@ fn print_text(board: &Board, r: &Request, c: &Catalog) {
         s.pairs,
         s.solvable,
         s.impossible,
-        by("class"),
-        by("pagoda"),
-        by("search"),
-        by("exhausted"),
+        by.class,
+        by.pagoda,
+        by.search,
+        by.exhausted,
         s.undecided
     );
     println!(
@@ -211,7 +112,10 @@ fn print_text(board: &Board, r: &Request, c: &Catalog) {
             members.join(" ")
         );
         let mut class_only = 0;
-        for e in c.of(v.hole) {
+        for (e, view) in c.entries.iter().zip(&answer.problems) {
+            if e.empty != v.hole {
+                continue;
+            }
             if e.outcome == Outcome::Impossible(Reason::Class) && r.finishes == Finishes::Single {
                 class_only += e.finish_class.len();
                 continue;
@@ -224,14 +128,12 @@ fn print_text(board: &Board, r: &Request, c: &Catalog) {
                     notation::move_texts(board, jumps).len(),
                     notation::set_text(board, *finish),
                 ),
-                Outcome::Impossible(_) => reason(e).unwrap_or_default(),
+                Outcome::Impossible(_) => view.reason.clone().unwrap_or_default(),
                 Outcome::Undecided(b) => format!("within the {b} budget"),
             };
             println!(
                 "  {:<6} {:>5}  {:<10} {detail}",
-                finish,
-                e.equivalent,
-                status(&e.outcome)
+                finish, e.equivalent, view.status
             );
         }
         if class_only > 0 {

@@ -5,13 +5,12 @@
 use std::path::Path;
 
 use anyhow::{bail, Result};
-use pegsol::answer::{checked, FinishView, Line};
+use pegsol::answer::{checked, reason, weights, CheckAnswer, Fraction, Weights};
 use pegsol::check::{decide, prove, Certificate, Decision, Unproved};
 use pegsol::{notation, Board, Limits, Outcome, Pagoda, Pegs, Problem};
-use serde::Serialize;
-use serde_json::{json, Value};
+use serde_json::json;
 
-use crate::common::{finish_text, print_json, IMPOSSIBLE, UNDECIDED};
+use crate::common::{exit_code, finish_text, print_json, IMPOSSIBLE, UNDECIDED};
 
 /// A proof, or why there is none, rechecked by the library before it is shown.
 pub(crate) type Proof = std::result::Result<Certificate, Unproved>;
@@ -118,202 +117,6 @@ fn gcd(mut a: i64, mut b: i64) -> i64 {
     a.abs().max(1)
 }
 
-/// `value / den` in lowest terms: an integer, or a string such as "3/2".
-pub(crate) fn fraction(value: i64, den: i64) -> Value {
-    let g = gcd(value, den);
-    if den / g == 1 {
-        json!(value / g)
-    } else {
-        json!(format!("{}/{}", value / g, den / g))
-    }
-}
-
-pub(crate) fn fraction_text(value: i64, den: i64) -> String {
-    match fraction(value, den) {
-        Value::String(s) => s,
-        v => v.to_string(),
-    }
-}
-
-pub(crate) fn weights_json(board: &Board, p: &Pagoda, den: i64) -> Value {
-    let mut m = serde_json::Map::new();
-    for h in board.each_hole() {
-        m.insert(board.label(h), fraction(p.weight(h), den));
-    }
-    Value::Object(m)
-}
-
-/// The status of a decision as `check` reports it, its exit code, and the reason in words.
-fn status(d: &Decision) -> (&'static str, u8, Option<String>) {
-    match (&d.outcome, &d.certificate) {
-        (Outcome::Solved { .. }, _) => ("solvable", 0, None),
-        (Outcome::Impossible(_), Some(c)) => ("refuted", IMPOSSIBLE, Some(reason(c))),
-        (Outcome::Impossible(r), None) => (
-            "refuted",
-            IMPOSSIBLE,
-            Some(format!(
-                "{r}, with no certificate within the budget (raise --timeout or --max-memory for one)"
-            )),
-        ),
-        (Outcome::Undecided(b), _) => ("open", UNDECIDED, Some(format!("{b} budget"))),
-    }
-}
-
-/// An invariant hole set of a class certificate, with the start's pegs on it.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub(crate) struct SetView {
-    pub holes: Vec<String>,
-    pub start_count: u32,
-}
-
-/// A finish of a class certificate: the set that separates it, and its pegs on it.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub(crate) struct SeparatedView {
-    pub finish: Vec<String>,
-    pub set: usize,
-    pub count: u32,
-}
-
-/// A certificate, as JSON (`kind` says which).
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(tag = "kind", rename_all = "lowercase")]
-pub(crate) enum ProofView {
-    Class {
-        sets: Vec<SetView>,
-        finishes: Vec<SeparatedView>,
-    },
-    Pagoda {
-        weights: Value,
-        start_total: i64,
-        finish_total: i64,
-    },
-    Search {
-        positions: usize,
-        dual: bool,
-        symmetries: usize,
-        pagodas: Vec<Value>,
-    },
-}
-
-/// A certificate and the file it was written to, if it was.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub(crate) struct CertificateView {
-    #[serde(flatten)]
-    pub proof: ProofView,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub file: Option<String>,
-}
-
-/// The answer of `check --json`, and of the web API's check: the line (empty unless it is
-/// solvable) flattened in.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub(crate) struct CheckAnswer {
-    pub board: String,
-    pub empty: Vec<String>,
-    pub finish: FinishView,
-    /// `refuted`, `solvable` or `open`.
-    pub status: &'static str,
-    pub reason: Option<String>,
-    pub certificate: Option<CertificateView>,
-    #[serde(flatten)]
-    pub line: Line,
-}
-
-impl CheckAnswer {
-    /// The answer, with the exit code; `file` is where the certificate was written, if it was.
-    pub(crate) fn of(problem: &Problem, d: &Decision, file: Option<&Path>) -> (CheckAnswer, u8) {
-        let board = problem.board();
-        let view = match &d.certificate {
-            None => None,
-            Some(Certificate::Class {
-                sets,
-                start_counts,
-                finishes,
-            }) => Some(ProofView::Class {
-                sets: sets
-                    .iter()
-                    .zip(start_counts)
-                    .map(|(s, &c)| SetView {
-                        holes: board.labels(*s),
-                        start_count: c,
-                    })
-                    .collect(),
-                finishes: finishes
-                    .iter()
-                    .map(|&(f, k, c)| SeparatedView {
-                        finish: board.labels(f),
-                        set: k,
-                        count: c,
-                    })
-                    .collect(),
-            }),
-            Some(Certificate::Pagoda {
-                pagoda,
-                start_total,
-                finish_total,
-            }) => Some(ProofView::Pagoda {
-                weights: weights_json(board, pagoda, 1),
-                start_total: *start_total,
-                finish_total: *finish_total,
-            }),
-            Some(Certificate::Search(s)) => Some(ProofView::Search {
-                positions: s.positions.len(),
-                dual: s.dual,
-                symmetries: s.symmetries.len() + 1,
-                pagodas: s
-                    .pagodas
-                    .iter()
-                    .map(|p| weights_json(board, p, 1))
-                    .collect(),
-            }),
-        };
-        let (status, code, reason) = status(d);
-        let line = match &d.outcome {
-            Outcome::Solved { jumps, .. } => Line::of(board, jumps),
-            _ => Line::default(),
-        };
-        (
-            CheckAnswer {
-                board: board.name().to_string(),
-                empty: board.labels(problem.empty_holes()),
-                finish: FinishView::of(board, problem.finish()),
-                status,
-                reason,
-                certificate: view.map(|proof| CertificateView {
-                    proof,
-                    file: file.map(|f| f.display().to_string()),
-                }),
-                line,
-            },
-            code,
-        )
-    }
-}
-
-/// The reason a certificate gives, in words.
-pub(crate) fn reason(c: &Certificate) -> String {
-    match c {
-        Certificate::Class { .. } | Certificate::Pagoda { .. } => kind_reason(c.kind()),
-        Certificate::Search(s) => format!(
-            "search certificate ({} position{}, {} pagoda function{}{})",
-            s.positions.len(),
-            if s.positions.len() == 1 { "" } else { "s" },
-            s.pagodas.len(),
-            if s.pagodas.len() == 1 { "" } else { "s" },
-            if s.dual { ", dual game" } else { "" }
-        ),
-    }
-}
-
-/// The reason a proof of kind `class` or `pagoda` gives, in words.
-pub(crate) fn kind_reason(kind: &str) -> String {
-    match kind {
-        "class" => "position class".to_string(),
-        "pagoda" => "pagoda function".to_string(),
-        other => other.to_string(),
-    }
-}
-
 /// What `check` was asked.
 pub(crate) struct Request<'a> {
     pub problem: Problem,
@@ -336,7 +139,8 @@ pub(crate) fn run(r: &Request) -> Result<u8> {
     let file = r
         .certificate_file
         .filter(|_| decision.certificate.is_some());
-    let (answer, code) = CheckAnswer::of(problem, &decision, file);
+    let answer = CheckAnswer::of(problem, &decision, file.map(|f| f.display().to_string()));
+    let code = exit_code(answer.status);
     if r.json {
         print_json(&answer);
         return Ok(code);
@@ -450,7 +254,7 @@ fn own_weights(problem: &Problem, path: &str, json: bool) -> Result<u8> {
     let (start, targets): (Pegs, Vec<Pegs>) = (problem.start(), problem.targets());
     let (weights, den) = read_weights(board, path)?;
     if let Some(j) = Pagoda::broken_jump_of(board, &weights) {
-        let w = |h: pegsol::Hole| fraction_text(weights[h.index()], den);
+        let w = |h: pegsol::Hole| Fraction::of(weights[h.index()], den).to_string();
         bail!(
             "not a pagoda function: jump {} breaks it: w({}) + w({}) = {} + {} is less than w({}) = {}",
             notation::jump_text(board, j),
@@ -466,7 +270,7 @@ fn own_weights(problem: &Problem, path: &str, json: bool) -> Result<u8> {
         .ok_or_else(|| anyhow::anyhow!("{path}: the weights are too large"))?;
     let start_total = p.total(start);
     let finish_total = p.floor(&targets).unwrap_or(0);
-    let grid = weights_json(board, &p, den);
+    let grid = self::weights(board, &p, den);
     Ok(own_report(
         &grid,
         board.jumps().len(),
@@ -478,7 +282,13 @@ fn own_weights(problem: &Problem, path: &str, json: bool) -> Result<u8> {
 
 /// The answer on the user's valid weights `grid` (by label, over `den`): whether the start
 /// totals less than every finish. Returns the exit code.
-pub(crate) fn own_report(grid: &Value, jumps: usize, totals: [i64; 2], den: i64, json: bool) -> u8 {
+pub(crate) fn own_report(
+    grid: &Weights,
+    jumps: usize,
+    totals: [i64; 2],
+    den: i64,
+    json: bool,
+) -> u8 {
     let [start_total, finish_total] = totals;
     let refutes = start_total < finish_total;
     if json {
@@ -486,14 +296,14 @@ pub(crate) fn own_report(grid: &Value, jumps: usize, totals: [i64; 2], den: i64,
             "status": if refutes { "refuted" } else { "open" },
             "valid": true,
             "certificate": {"kind": "pagoda", "weights": grid,
-                "start_total": fraction(start_total, den), "finish_total": fraction(finish_total, den)},
+                "start_total": Fraction::of(start_total, den), "finish_total": Fraction::of(finish_total, den)},
         }));
     } else {
         println!("a valid pagoda function: w(from) + w(over) >= w(to) for all {jumps} jumps");
         println!(
             "start total {}, finish total {}",
-            fraction_text(start_total, den),
-            fraction_text(finish_total, den)
+            Fraction::of(start_total, den),
+            Fraction::of(finish_total, den)
         );
         println!(
             "{}",

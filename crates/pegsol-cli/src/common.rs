@@ -254,11 +254,12 @@ pub(crate) fn finish_text(board: &Board, finish: Finish) -> String {
     }
 }
 
-/// The exit code of an answer's status: 0 solved or counted, [`IMPOSSIBLE`], [`UNDECIDED`].
+/// The exit code of an answer's status: 0 solved, solvable or counted, [`IMPOSSIBLE`]
+/// (impossible, refuted), [`UNDECIDED`] (undecided, open).
 pub(crate) fn exit_code(status: &str) -> u8 {
     match status {
-        "impossible" => IMPOSSIBLE,
-        "undecided" => UNDECIDED,
+        "impossible" | "refuted" => IMPOSSIBLE,
+        "undecided" | "open" => UNDECIDED,
         _ => 0,
     }
 }

@@ -2,9 +2,9 @@
 //! functions.
 
 use anyhow::Result;
+use pegsol::answer::Weights;
 use pegsol::Pagoda;
 use serde::Serialize;
-use serde_json::Value;
 
 use crate::cli::Setup;
 use crate::common::{class_line, load_setup, print_json};
@@ -14,7 +14,7 @@ use crate::common::{class_line, load_setup, print_json};
 pub(crate) struct NamedView {
     pub name: &'static str,
     pub source: &'static str,
-    pub weights: Value,
+    pub weights: Weights,
 }
 
 /// The answer of `show --json`.
@@ -68,7 +68,7 @@ pub(crate) fn run(setup: &Setup, pagodas: bool, json: bool) -> Result<u8> {
                     .map(|n| NamedView {
                         name: n.name,
                         source: n.source,
-                        weights: crate::check::weights_json(&board, &n.pagoda, 1),
+                        weights: pegsol::answer::weights(&board, &n.pagoda, 1),
                     })
                     .collect()
             }),

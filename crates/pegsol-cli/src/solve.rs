@@ -5,7 +5,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use anyhow::Result;
-use pegsol::answer::{CertificateFile, SolveAnswer};
+use pegsol::answer::{CertificateWritten, SolveAnswer};
 use pegsol::{Limits, Outcome, Stats};
 
 use crate::cli::{BudgetArgs, Setup};
@@ -53,10 +53,10 @@ pub(crate) fn run(
     };
     if let Some((path, Ok(c))) = &certificate {
         crate::certificate::write(path, &problem, c)?;
-        answer.certificate = Some(CertificateFile {
+        answer.certificate = Some(CertificateWritten {
             kind: c.kind(),
             file: path.display().to_string(),
-            reason: crate::check::reason(c),
+            reason: pegsol::answer::reason(c),
         });
     }
     let board = problem.board();
@@ -111,7 +111,7 @@ pub(crate) fn run(
     match &certificate {
         Some((path, Ok(c))) => println!(
             "certificate ({}) written to {}; check it with pegsol verify {}",
-            crate::check::reason(c),
+            pegsol::answer::reason(c),
             path.display(),
             path.display()
         ),

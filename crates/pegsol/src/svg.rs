@@ -95,6 +95,121 @@ fn board_group(sketch: &Sketch, frame: &Frame, dx: f64) -> String {
     out
 }
 
+/// How one hole of a marked board is drawn: its fill, and a short text in it.
+#[derive(Clone, Debug)]
+pub struct Mark {
+    /// The fill colour.
+    pub fill: &'static str,
+    /// A text drawn in the hole (a weight), if any.
+    pub text: Option<String>,
+}
+
+/// Boards side by side, each hole drawn as its mark says, each board captioned: the
+/// pictures of proofs (a class certificate's sets, a pagoda function's weights).
+#[must_use]
+pub fn marked(board: &Board, boards: &[(Vec<Mark>, String)]) -> String {
+    let sketch = Sketch::of(board);
+    let (w, h) = sketch.size();
+    let w = w.max(TILE_MIN_WIDTH);
+    let mut out = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{:.0}\" height=\"{:.0}\" viewBox=\"0 0 {:.0} {:.0}\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n",
+        w * boards.len() as f64,
+        h,
+        w * boards.len() as f64,
+        h
+    );
+    for (i, (marks, caption)) in boards.iter().enumerate() {
+        let _ = writeln!(out, "<g transform=\"translate({:.1},0)\">", i as f64 * w);
+        for (hole, label) in sketch.labels.iter().enumerate() {
+            let (x, y) = sketch.place(hole);
+            let (x, y) = (x + MARGIN, y + MARGIN);
+            let mark = &marks[hole];
+            let _ = writeln!(
+                out,
+                "  <circle cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"11\" fill=\"{}\" stroke=\"#555\" stroke-width=\"1\"><title>{label}</title></circle>",
+                mark.fill
+            );
+            if let Some(text) = &mark.text {
+                let size = if text.chars().count() > 2 { 7 } else { 9 };
+                let _ = writeln!(
+                    out,
+                    "  <text x=\"{x:.1}\" y=\"{:.1}\" font-family=\"sans-serif\" font-size=\"{size}\" text-anchor=\"middle\">{}</text>",
+                    y + 3.0,
+                    escape(text)
+                );
+            }
+        }
+        out.push_str(&caption_text(w / 2.0, h - 6.0, caption, w - 8.0));
+        out.push_str("</g>\n");
+    }
+    out.push_str("</svg>\n");
+    out
+}
+
+/// The picture of certificate `c`: a class certificate's sets shaded (one board each, up to
+/// four), a pagoda function's weights in the holes (up to four functions of a search
+/// certificate), positive weights warm, negative cool.
+#[must_use]
+pub fn certificate(board: &Board, c: &crate::check::Certificate) -> String {
+    use crate::check::Certificate;
+    let weights = |p: &crate::Pagoda| -> Vec<Mark> {
+        board
+            .each_hole()
+            .map(|h| {
+                let w = p.weight(h);
+                Mark {
+                    fill: match w.signum() {
+                        1 => "#f2c14e",
+                        -1 => "#9ecae1",
+                        _ => "#ffffff",
+                    },
+                    text: Some(w.to_string()),
+                }
+            })
+            .collect()
+    };
+    let boards: Vec<(Vec<Mark>, String)> = match c {
+        Certificate::Class {
+            sets, start_counts, ..
+        } => sets
+            .iter()
+            .zip(start_counts)
+            .take(4)
+            .enumerate()
+            .map(|(k, (set, n))| {
+                let marks = board
+                    .each_hole()
+                    .map(|h| Mark {
+                        fill: if set.contains(h) {
+                            "#2b5d9b"
+                        } else {
+                            "#eeeeee"
+                        },
+                        text: None,
+                    })
+                    .collect();
+                (marks, format!("set {k}: start has {n} pegs on it"))
+            })
+            .collect(),
+        Certificate::Pagoda {
+            pagoda,
+            start_total,
+            finish_total,
+        } => vec![(
+            weights(pagoda),
+            format!("start {start_total} < finish {finish_total}"),
+        )],
+        Certificate::Search(s) => s
+            .pagodas
+            .iter()
+            .take(4)
+            .enumerate()
+            .map(|(k, p)| (weights(p), format!("pagoda function {k}")))
+            .collect(),
+    };
+    marked(board, &boards)
+}
+
 /// The narrowest tile of a catalog grid, in px: room for a caption line of about 22
 /// characters at 11 px.
 const TILE_MIN_WIDTH: f64 = 156.0;
@@ -316,6 +431,27 @@ mod tests {
         assert_eq!(svg.matches("r=\"10\"").count(), 14);
         assert!(svg.contains("a &lt;start&gt; &amp; more"));
         assert!(svg.starts_with("<svg ") && svg.ends_with("</svg>\n"));
+    }
+
+    #[test]
+    fn a_certificate_is_drawn_with_its_sets_or_weights() {
+        let board = Board::builtin("french").unwrap();
+        let conventional = crate::Problem::conventional(&board).unwrap();
+        let c = crate::check::prove(&conventional, &crate::Limits::default()).unwrap();
+        let svg = certificate(&board, &c);
+        assert!(svg.matches("<circle").count() >= 37);
+        assert!(svg.contains("set 0: start has"));
+        let tri = Board::builtin("triangle5").unwrap();
+        let weights = crate::Pagoda::new(&tri, vec![1; 15]).unwrap();
+        let c = crate::check::Certificate::Pagoda {
+            pagoda: weights,
+            start_total: 14,
+            finish_total: 15,
+        };
+        let svg = certificate(&tri, &c);
+        assert_eq!(svg.matches("<circle").count(), 15);
+        assert_eq!(svg.matches(">1</text>").count(), 15);
+        assert!(svg.contains("start 14 &lt; finish 15"));
     }
 
     /// Every caption line of a catalog's tiles fits its tile: at most 22 characters, or

@@ -115,7 +115,7 @@ pub(super) fn answer(
             let decision = crate::check::decision_of(problem, &limits)?;
             let ran_out = decision.outcome == Outcome::Undecided(Budget::Time);
             Ok((
-                to_value(&crate::check::CheckAnswer::of(problem, &decision, None).0)?,
+                to_value(&pegsol::answer::CheckAnswer::of(problem, &decision, None))?,
                 ran_out,
             ))
         }

@@ -10,7 +10,11 @@ use serde::de::{Deserializer, Visitor};
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::certificate::{CLAIM, FORMAT, VERSION};
+/// The format's name, version and claim, as this checker reads them: its own copy, so that
+/// it shares nothing with the writer (`pegsol::answer::CertificateFile`).
+const FORMAT: &str = "pegsol certificate";
+const VERSION: u64 = 1;
+const CLAIM: &str = "no line of play leads from the start to a finish";
 
 /// The largest weight, in size, that a pagoda function may give a hole (the format's
 /// bound, so that every sum fits in any integer of 64 bits or more).

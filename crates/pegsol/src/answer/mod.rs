@@ -10,17 +10,26 @@
 //! [`crate::replay`] and ends on the position the answer names (else the answer is an
 //! [`Error::Internal`], never a wrong line).
 
+mod army;
+mod catalog;
+mod check;
 mod count;
 mod ends;
 mod fewest;
 mod replay;
 mod solve;
 
+pub use army::{ArmyAnswer, WindowView};
+pub use catalog::{proof_kind, CatalogAnswer, EntryView, ProofCounts, SummaryView, VacancyView};
+pub use check::{
+    hex, kind_reason, reason, weights, CertificateFile, CertificateView, CheckAnswer, FinishesFile,
+    Fraction, ProofView, SeparatedView, SetView, Weights, CLAIM, FORMAT, VERSION,
+};
 pub use count::{CountAnswer, CountUndecided, LevelView, SolutionsAnswer};
 pub use ends::{End, EndsAnswer, NoEnd, Open};
 pub use fewest::{FewestAnswer, ShortestAnswer, Starts};
 pub use replay::ReplayAnswer;
-pub use solve::{CertificateFile, SolveAnswer};
+pub use solve::{CertificateWritten, SolveAnswer};
 
 use serde::Serialize;
 

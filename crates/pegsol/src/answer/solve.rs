@@ -7,7 +7,7 @@ use crate::{Outcome, Problem, Report, Result};
 
 /// Where a certificate went.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct CertificateFile {
+pub struct CertificateWritten {
     /// `class`, `pagoda` or `search`.
     pub kind: &'static str,
     /// The file written.
@@ -40,7 +40,7 @@ pub struct SolveAnswer {
     pub stats: StatsView,
     /// The certificate written, when one was asked for.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub certificate: Option<CertificateFile>,
+    pub certificate: Option<CertificateWritten>,
     /// The next jump of the solution (the web API's hint).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hint: Option<String>,

@@ -108,6 +108,8 @@ pub struct ArmyOptions {
     pub window: Option<Window>,
     /// Stop with [`ArmyError::Budget`] after this long.
     pub timeout: Option<Duration>,
+    /// Set from elsewhere (a notebook's Ctrl-C) to stop as the timeout does.
+    pub cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
     /// Bytes for the table of failed positions (it is cleared when full: a cache, not an
     /// answer).
     pub max_memory: usize,
@@ -126,6 +128,7 @@ impl Default for ArmyOptions {
         ArmyOptions {
             window: None,
             timeout: None,
+            cancel: None,
             max_memory: 4 << 30,
             threads: None,
             men: None,
@@ -223,7 +226,12 @@ fn run<S: CellSet + Send + Sync>(
         .ok_or_else(|| ArmyError::Window("the window does not fit".into()))?;
     let bound = pagoda_bound(lattice, row as i32).unwrap_or(u32::MAX);
     let deadline = options.timeout.map(|t| Instant::now() + t);
-    let search = Search::new(&layout, deadline, options.max_memory);
+    let search = Search::new(
+        &layout,
+        deadline,
+        options.cancel.clone(),
+        options.max_memory,
+    );
     let threads = options
         .threads
         .unwrap_or_else(rayon::current_num_threads)
@@ -350,6 +358,24 @@ mod tests {
         assert!(!replay_army(t, &falling.0, &falling.1, 1));
         // A man that does not reach the target.
         assert!(!replay_army(d, &falling.0, &falling.1, 2));
+    }
+
+    /// A set cancel flag stops the search as its timeout would.
+    #[test]
+    fn a_cancelled_search_is_undecided() {
+        let options = ArmyOptions {
+            men: Some(36),
+            cancel: Some(std::sync::Arc::new(std::sync::atomic::AtomicBool::new(
+                true,
+            ))),
+            ..ArmyOptions::default()
+        };
+        let began = Instant::now();
+        assert!(matches!(
+            smallest_army(Lattice::Triangular, 6, &options, &|_, _| {}),
+            Err(ArmyError::Budget { .. })
+        ));
+        assert!(began.elapsed() < Duration::from_secs(5));
     }
 
     #[test]

@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use super::geometry::{across, distance, mirror, pagoda_bound, steps, Cell, SIGMA};
@@ -346,6 +346,8 @@ pub(super) struct Search<'l, S> {
     table: Table<S>,
     nodes: AtomicU64,
     deadline: Option<Instant>,
+    /// Set from elsewhere (a notebook's Ctrl-C): stops the search as the deadline does.
+    cancel: Option<Arc<AtomicBool>>,
     /// The time ran out, or an army was found: every worker stops, and what it had not
     /// finished is not recorded as failed.
     stop: AtomicBool,
@@ -354,7 +356,12 @@ pub(super) struct Search<'l, S> {
 }
 
 impl<'l, S: CellSet + Send + Sync> Search<'l, S> {
-    pub(super) fn new(l: &'l Layout<S>, deadline: Option<Instant>, max_memory: usize) -> Self {
+    pub(super) fn new(
+        l: &'l Layout<S>,
+        deadline: Option<Instant>,
+        cancel: Option<Arc<AtomicBool>>,
+        max_memory: usize,
+    ) -> Self {
         let mut best = vec![0.0];
         let (a, b) = super::geometry::ring(l.lattice);
         let mut sum = 0.0;
@@ -373,6 +380,7 @@ impl<'l, S: CellSet + Send + Sync> Search<'l, S> {
             table: Table::new(max_memory),
             nodes: AtomicU64::new(0),
             deadline,
+            cancel,
             stop: AtomicBool::new(false),
             out_of_time: AtomicBool::new(false),
             found: Mutex::new(None),
@@ -554,7 +562,12 @@ impl<S: CellSet + Send + Sync> Walk<'_, '_, S> {
         self.nodes += 1;
         if self.nodes & 0xffff == 0 {
             self.s.nodes.fetch_add(0x1_0000, Ordering::Relaxed);
-            if self.s.deadline.is_some_and(|d| Instant::now() > d) {
+            let cancelled = self
+                .s
+                .cancel
+                .as_ref()
+                .is_some_and(|c| c.load(Ordering::Relaxed));
+            if cancelled || self.s.deadline.is_some_and(|d| Instant::now() > d) {
                 self.s.out_of_time.store(true, Ordering::Relaxed);
                 self.s.stop.store(true, Ordering::Relaxed);
             }
