@@ -28,7 +28,11 @@ from ._pegsol import Board
 
 __all__ = [
     "Answer",
+    "Army",
     "Board",
+    "Catalog",
+    "Certificate",
+    "Check",
     "Count",
     "Ends",
     "FewestMoves",
@@ -36,10 +40,14 @@ __all__ = [
     "Replay",
     "Shortest",
     "Solution",
+    "army",
     "boards",
+    "catalog",
+    "check",
     "count",
     "ends",
     "fewest_moves",
+    "line",
     "replay",
     "shortest",
     "solve",
@@ -204,6 +212,110 @@ class Count(Answer):
         return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table><p>{html.escape(totals)}</p>"
 
 
+class Certificate:
+    """A proof of impossibility: ``kind`` (``class``, ``pagoda`` or ``search``) and its parts as
+    a person reads them (``to_dict()``, the ``certificate`` of the CLI's ``check --json``);
+    ``save(path)`` writes the certificate file that ``pegsol verify`` and
+    ``docs/verify_certificate.py`` check, and ``verify()`` checks it here with that
+    independent checker, which shares no code with the solver. In Jupyter it draws itself:
+    the invariant sets shaded, or the pagoda weights in the holes."""
+
+    def __init__(self, view: Dict[str, Any], file_text: str, svg: str) -> None:
+        self._view = view
+        self._file_text = file_text
+        self._svg = svg
+
+    @property
+    def kind(self) -> str:
+        """``class``, ``pagoda`` or ``search``."""
+        return self._view["kind"]
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The certificate as the CLI's ``check --json`` shows it."""
+        return copy.deepcopy(self._view)
+
+    def file_text(self) -> str:
+        """The certificate file's text (JSON, ``docs/certificates.md``)."""
+        return self._file_text
+
+    def save(self, path: str) -> None:
+        """Writes the certificate file to ``path``."""
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(self._file_text + "\n")
+
+    def verify(self) -> "tuple[bool, str]":
+        """Checks the certificate file with the independent checker (``verify_certificate.py``,
+        no pegsol code): ``(True, what was checked)`` or ``(False, what fails)``."""
+        import os
+        import tempfile
+
+        from . import verify_certificate as checker
+
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "certificate.json")
+            self.save(path)
+            try:
+                cert, kind = checker.read(path)
+                return checker.check(cert, kind)
+            except checker.Malformed as e:
+                return False, f"malformed: {e}"
+
+    def __repr__(self) -> str:
+        return f"Certificate(kind={self.kind!r})"
+
+    def _repr_svg_(self) -> str:
+        return self._svg
+
+
+class Check(_Line):
+    """The answer of :func:`check`: ``status`` (``refuted``, ``solvable`` or ``open``),
+    ``reason``, ``certificate`` (a :class:`Certificate`, or None) and, when solvable, the line."""
+
+    def __init__(self, data: Dict[str, Any], board: Board, certificate: Optional[Certificate] = None) -> None:
+        super().__init__(data, board)
+        self._certificate = certificate
+
+    @property
+    def certificate(self) -> Optional[Certificate]:
+        """The proof of impossibility, when refuted with one."""
+        return self._certificate
+
+    def _repr_svg_(self) -> str:
+        if self._certificate is not None:
+            return self._certificate._repr_svg_()
+        return super()._repr_svg_()
+
+
+class Catalog(Answer):
+    """The answer of :func:`catalog`: ``problems`` (each representative pair with its status,
+    reason and line), ``vacancies``, ``proofs`` and ``summary`` (pairs solvable, impossible,
+    undecided); drawn as a grid of boards, one per vacancy class."""
+
+    def __init__(self, data: Dict[str, Any], board: Board, svg: str) -> None:
+        super().__init__(data, board)
+        self._svg = svg
+
+    def _repr_svg_(self) -> str:
+        return self._svg
+
+
+class Army(Answer):
+    """The answer of :func:`army`: ``status`` (``found``, ``impossible``, ``none`` or
+    ``undecided``), ``men``, ``minimal``, ``army`` (cells ``[x, y]``), ``jumps``,
+    ``pagoda_bound``, ``proof``."""
+
+    def __init__(self, data: Dict[str, Any]) -> None:
+        super().__init__(data, None)  # type: ignore[arg-type]
+
+
+class Line(Answer):
+    """The answer of :func:`line`: ``min_pegs``, ``solvable``, ``pieces`` and the ``jumps``
+    (cell indices ``"from-to"``), replayed."""
+
+    def __init__(self, data: Dict[str, Any]) -> None:
+        super().__init__(data, None)  # type: ignore[arg-type]
+
+
 class Position:
     """A position on a board: which holes hold pegs."""
 
@@ -358,3 +470,56 @@ def replay(board: BoardLike, jumps: str, empty: Optional[Labels] = None, after: 
     else:
         answer._data_start = _labels(empty)  # type: ignore[attr-defined]
     return answer  # type: ignore[return-value]
+
+
+def check(
+    board: BoardLike,
+    empty: Optional[Labels] = None,
+    finish: Optional[Labels] = None,
+    after: Optional[str] = None,
+    timeout: Optional[float] = None,
+    max_memory: Optional[int] = None,
+) -> Check:
+    """Why a problem is impossible, with a certificate anyone can check, or its line when it
+    is solvable (``pegsol check``)."""
+    b = _board(board)
+    text, file_text, svg = _pegsol.check(b, _labels(empty), _labels(finish), after, timeout, max_memory)
+    data = json.loads(text)
+    certificate = None
+    if data.get("certificate") is not None and file_text is not None:
+        certificate = Certificate(data["certificate"], file_text, svg)
+    return Check(data, b, certificate)
+
+
+def catalog(
+    board: BoardLike,
+    finish: str = "single",
+    timeout: Optional[float] = None,
+    max_memory: Optional[int] = None,
+) -> Catalog:
+    """Every single vacancy against every single-peg finish (``finish="single"``) or one peg
+    anywhere (``finish="any"``), up to symmetry (``pegsol catalog``)."""
+    b = _board(board)
+    text, svg = _pegsol.catalog(b, finish, timeout, max_memory)
+    return Catalog(json.loads(text), b, svg)
+
+
+def army(
+    row: int,
+    lattice: str = "orthogonal",
+    men: Optional[int] = None,
+    width: Optional[int] = None,
+    below: Optional[int] = None,
+    timeout: Optional[float] = None,
+    max_memory: Optional[int] = None,
+) -> Army:
+    """The fewest men that send one man to row ``row`` (the Solitaire Army) on the
+    ``orthogonal``, ``diagonal`` or ``triangular`` lattice, replayed and proved minimal in the
+    window, or the pagoda proof that no finite army can (``pegsol army``)."""
+    return Army(json.loads(_pegsol.army(row, lattice, men, width, below, timeout, max_memory)))
+
+
+def line(config: str) -> Line:
+    """One-dimensional solitaire: the fewest pegs a line of cells (``"1101101"``, 1 a peg)
+    reduces to, with the jumps, replayed (``pegsol line``)."""
+    return Line(json.loads(_pegsol.one_dimensional(config)))

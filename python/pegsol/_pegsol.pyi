@@ -5,7 +5,7 @@ in answer objects.
 """
 
 from os import PathLike
-from typing import List, Optional, Union
+from typing import List, Optional, Tuple, Union
 
 _Labels = Union[str, List[str]]
 
@@ -54,3 +54,9 @@ def ends(board: Board, empty: Optional[_Labels] = None, after: Optional[str] = N
 def replay(board: Board, jumps: str, empty: Optional[_Labels] = None, after: Optional[str] = None) -> str: ...
 def count(board: Board, empty: Optional[_Labels] = None, finish: Optional[_Labels] = None, after: Optional[str] = None, solutions: bool = False, timeout: Optional[float] = None, max_memory: Optional[int] = None) -> str: ...
 def builtin_boards() -> List[str]: ...
+def check(board: Board, empty: Optional[_Labels] = None, finish: Optional[_Labels] = None, after: Optional[str] = None, timeout: Optional[float] = None, max_memory: Optional[int] = None) -> Tuple[str, Optional[str], Optional[str]]:
+    """The answer's JSON, the certificate file's text and the certificate's SVG."""
+def catalog(board: Board, finish: str = "single", timeout: Optional[float] = None, max_memory: Optional[int] = None) -> Tuple[str, str]:
+    """The answer's JSON and the catalog's SVG grid."""
+def army(row: int, lattice: str = "orthogonal", men: Optional[int] = None, width: Optional[int] = None, below: Optional[int] = None, timeout: Optional[float] = None, max_memory: Optional[int] = None) -> str: ...
+def one_dimensional(config: str) -> str: ...

@@ -8,6 +8,9 @@
 //! Python handle signals: Ctrl-C (KeyboardInterrupt) sets the work's cancel flag, waits for
 //! the engine to stop, and raises.
 
+mod line;
+mod proofs;
+
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -28,21 +31,21 @@ const DEFAULT_MEMORY_MB: u64 = 4096;
 
 /// A library error as a Python exception: an internal error (a bug) is a `RuntimeError`,
 /// everything else bad input, a `ValueError`; the library's message either way.
-fn py_err(e: pegsol::Error) -> PyErr {
+pub(crate) fn py_err(e: pegsol::Error) -> PyErr {
     match e {
         pegsol::Error::Internal(_) => PyRuntimeError::new_err(e.to_string()),
         e => PyValueError::new_err(e.to_string()),
     }
 }
 
-fn json<T: Serialize>(value: &T) -> PyResult<String> {
+pub(crate) fn json<T: Serialize>(value: &T) -> PyResult<String> {
     serde_json::to_string(value).map_err(|e| PyRuntimeError::new_err(e.to_string()))
 }
 
 /// A board: its holes on a lattice, its symmetries and its position classes.
 #[pyclass(frozen, module = "pegsol._pegsol")]
-struct Board {
-    inner: Arc<pegsol::Board>,
+pub(crate) struct Board {
+    pub(crate) inner: Arc<pegsol::Board>,
 }
 
 impl Board {
@@ -59,7 +62,7 @@ impl Board {
 
 /// Hole labels from Python: a list of strings or one string.
 #[derive(FromPyObject)]
-enum Labels {
+pub(crate) enum Labels {
     List(Vec<String>),
     Text(String),
 }
@@ -265,7 +268,7 @@ fn finish_of(board: &Board, game: Pegs, finish: Option<&Labels>) -> PyResult<Fin
     Ok(Finish::Holes(board.set(f)?))
 }
 
-fn problem_of(
+pub(crate) fn problem_of(
     board: &Board,
     empty: Option<&Labels>,
     finish: Option<&Labels>,
@@ -277,7 +280,7 @@ fn problem_of(
 }
 
 /// A budget from seconds and megabytes, with a cancel flag.
-fn limits_of(timeout: Option<f64>, max_memory: Option<u64>) -> PyResult<Limits> {
+pub(crate) fn limits_of(timeout: Option<f64>, max_memory: Option<u64>) -> PyResult<Limits> {
     let timeout = match timeout {
         None => None,
         Some(t) if t.is_finite() && t >= 0.0 => Some(Duration::from_secs_f64(t)),
@@ -304,7 +307,7 @@ fn limits_of(timeout: Option<f64>, max_memory: Option<u64>) -> PyResult<Limits> 
 /// the GIL back to let Python run its signal handlers. A KeyboardInterrupt (or any error a
 /// handler raises) sets `cancel`, waits for the work to stop (the engines look at the flag
 /// within milliseconds) and is raised.
-fn cancellable<T: Send>(
+pub(crate) fn cancellable<T: Send>(
     py: Python<'_>,
     cancel: &Arc<AtomicBool>,
     work: impl FnOnce() -> T + Send,
@@ -334,7 +337,7 @@ fn cancellable<T: Send>(
     })
 }
 
-fn flag(limits: &Limits) -> Arc<AtomicBool> {
+pub(crate) fn flag(limits: &Limits) -> Arc<AtomicBool> {
     limits.cancel.clone().unwrap_or_default()
 }
 
@@ -540,5 +543,9 @@ fn _pegsol(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(replay, m)?)?;
     m.add_function(wrap_pyfunction!(count, m)?)?;
     m.add_function(wrap_pyfunction!(builtin_boards, m)?)?;
+    m.add_function(wrap_pyfunction!(proofs::check, m)?)?;
+    m.add_function(wrap_pyfunction!(proofs::catalog, m)?)?;
+    m.add_function(wrap_pyfunction!(proofs::army, m)?)?;
+    m.add_function(wrap_pyfunction!(line::one_dimensional, m)?)?;
     Ok(())
 }

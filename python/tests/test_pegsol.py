@@ -203,3 +203,82 @@ def test_ctrl_c_stops_a_long_search_within_a_second(question):
     waited = time.monotonic() - sent
     assert out.strip() == "interrupted", out
     assert waited < 1.0, waited
+
+
+def test_check_gives_a_certificate_the_independent_checker_accepts(tmp_path):
+    mine = pegsol.check("french")
+    cli_file = tmp_path / "cli.json"
+    theirs = cli("check", "french", "--certificate", str(cli_file))
+    assert (mine.status, mine.reason) == ("refuted", "position class")
+    cert = mine.certificate
+    assert cert is not None and cert.kind == "class"
+    # The same proof as the CLI's, and the same file, byte for byte.
+    mine_view = dict(cert.to_dict())
+    theirs_view = dict(theirs["certificate"])
+    theirs_view.pop("file")
+    assert mine_view == theirs_view
+    path = tmp_path / "mine.json"
+    cert.save(str(path))
+    assert path.read_text() == cli_file.read_text()
+    ok, what = cert.verify()
+    assert ok, what
+    ET.fromstring(mine._repr_svg_())
+    # A solvable problem has its line and no certificate.
+    s = pegsol.check("triangle5", empty="a1")
+    assert s.status == "solvable" and s.certificate is None and s.jumps
+
+
+@pytest.mark.parametrize(
+    "args,kind,solvable",
+    [
+        ({"board": "english", "empty": "c1,d1,e1,c2,d2,e2,a3,b3,c3,d3,e3,f3,g3,a4,b4,c4,d4,e4,f4,g4", "finish": "d2"}, "pagoda", "d2"),
+        ({"board": "triangle5", "empty": "b3", "finish": "b3"}, "search", "a1"),
+    ],
+)
+def test_every_kind_of_certificate_verifies_and_a_forged_one_does_not(args, kind, solvable):
+    c = pegsol.check(**args)
+    assert c.status == "refuted" and c.certificate.kind == kind
+    ok, what = c.certificate.verify()
+    assert ok, what
+    ET.fromstring(c.certificate._repr_svg_())
+    # Forged: the same proof claimed of a game that can be won (the single vacancy
+    # `solvable` to one peg there), a false claim the checker must reject.
+    assert pegsol.solve(args["board"], empty=solvable, finish=solvable).solved
+    data = json.loads(c.certificate.file_text())
+    bit = 1 << data["holes"].index(solvable)
+    data["start"] = format((1 << len(data["holes"])) - 1 - bit, "x")
+    data["finishes"] = [format(bit, "x")]
+    forged = pegsol.Certificate(c.certificate.to_dict(), json.dumps(data), "")
+    ok, what = forged.verify()
+    assert not ok, what
+
+
+def test_catalog_army_and_line_agree_with_the_cli():
+    mine = pegsol.catalog("triangle5")
+    theirs = cli("catalog", "triangle5")
+    strip = lambda d: {**d, "problems": [{k: v for k, v in p.items() if k not in ("millis", "jumps", "final", "moves")} for p in d["problems"]]}
+    assert strip(mine.to_dict()) == strip(theirs)
+    assert mine.summary == {"pairs": 225, "solvable": mine.summary["solvable"], "impossible": mine.summary["impossible"], "undecided": 0}
+    assert ET.fromstring(mine._repr_svg_()).findall(".//{http://www.w3.org/2000/svg}circle")
+    a = pegsol.army(3)
+    assert (a.status, a.men, a.minimal) == ("found", 8, True)
+    t = cli("army", "--row", "3")
+    assert {k: v for k, v in a.to_dict().items() if k not in ("millis", "nodes")} == {k: v for k, v in t.items() if k not in ("millis", "nodes")}
+    assert pegsol.army(5).status == "impossible"
+    with pytest.raises(ValueError, match="lattice"):
+        pegsol.army(2, lattice="hex")
+    l = pegsol.line("1101101")
+    assert l.to_dict() == cli("line", "1101101")
+    with pytest.raises(ValueError, match="bad configuration"):
+        pegsol.line("12")
+
+
+def test_a_board_file_and_a_position_by_its_pegs(tmp_path):
+    path = tmp_path / "plus.txt"
+    path.write_text(" o \nooo\n .\n")
+    board = pegsol.Board.from_file(str(path))
+    assert board.name == "plus" and board.hole_count == 5
+    p = pegsol.Position(board, pegs=["b1", "a2"])
+    assert len(p) == 2 and len(p.empty) == 3
+    with pytest.raises(ValueError, match="cannot read board file"):
+        pegsol.Board.from_file(str(tmp_path / "missing.txt"))

@@ -1,0 +1,1 @@
+../../docs/verify_certificate.py
