@@ -147,9 +147,18 @@ try {
   check(JSON.stringify(otherPegs) === JSON.stringify(await pegsOnBoard()), "the shared URL restores the same position");
   await other.close();
 
-  // Solve from here, stepping through the solution.
+  // Solve from here, stepping through the solution. The panels beside the board stay where
+  // they are whatever the status says (a shorter status once narrowed the board's column
+  // and moved them 50 px).
+  const panels = async () => JSON.stringify(await Promise.all(
+    ["#layout > .side:nth-child(2)", "#setup"].map(async (sel) => {
+      const b = await page.locator(sel).boundingBox();
+      return [Math.round(b.x), Math.round(b.y)];
+    })));
+  const beforeSolve = await panels();
   await page.click("#solveBtn");
   await statusIs("Solved: this is the finish.");
+  check((await panels()) === beforeSolve, `the panels stay put after Solve from here (${beforeSolve})`);
   const pegs = await pegsOnBoard();
   check(pegs.length === 1 && pegs[0] === "d4", `one peg left, on d4 (got ${pegs.join(",")})`);
   check((await page.locator("#jumpCount").textContent()) === "31", "31 jumps in the move list");
@@ -209,8 +218,10 @@ try {
   await page.waitForFunction(() => !document.getElementById("status").textContent.startsWith("looking"));
   check(!(await page.locator("#status").getAttribute("class")).includes("lose"), "french opens on a game that is not lost");
   check(await page.locator("#classic").isVisible(), "the page says the classic French game cannot be won");
+  const beforeWhy = await panels();
   await page.click("#whyBtn");
   await page.waitForFunction(() => document.querySelectorAll("circle.why-set").length > 0);
+  check((await panels()) === beforeWhy, `the panels stay put when the proof appears (${beforeWhy})`);
   check((await page.locator("#whyText").textContent()).includes("shaded holes"), "show me why draws the class set");
 
   // A triangular board is drawn as a triangle.
