@@ -91,6 +91,22 @@ try {
   check((await cls("d4")).includes("empty"), "d4 starts empty");
   await statusIs("You can still win");
   check(true, "status line says the start can win");
+  // The odds of random play, from the menu game's winning set, match the CLI's, which builds
+  // the winning set of the position itself. The server builds its winning sets after it
+  // starts: wait for English's, then have the page ask again (a jump and its undo).
+  for (let i = 0; i < 120; i++) {
+    const v = await api("/api/analyse", { board: "english", empty: ["d4"], jumps: [], timeout: 2 });
+    if (v.exact) break;
+    await page.waitForTimeout(500);
+  }
+  await hole("d2").click();
+  await hole("d4").click();
+  await page.click("#undo");
+  await statusIs("You can still win");
+  const hinted = JSON.parse(spawnSync(bin, ["hint", "english", "--json"], { encoding: "utf8" }).stdout);
+  const oneIn = Math.round(1 / hinted.random_win).toLocaleString("en-US");
+  const odds = await page.locator("#odds").textContent();
+  check(hinted.exact && odds === `random play wins from here 1 time in ${oneIn}`, `the odds of random play match pegsol hint (${odds})`);
   await checkColours("English start");
 
   // Selecting a peg shows only its jumps.

@@ -48,6 +48,7 @@ __all__ = [
     "ends",
     "fewest_moves",
     "line",
+    "random_win",
     "replay",
     "shortest",
     "solve",
@@ -523,3 +524,19 @@ def line(config: str) -> Line:
     """One-dimensional solitaire: the fewest pegs a line of cells (``"1101101"``, 1 a peg)
     reduces to, with the jumps, replayed (``pegsol line``)."""
     return Line(json.loads(_pegsol.one_dimensional(config)))
+
+
+def random_win(
+    board: BoardLike,
+    empty: Optional[Labels] = None,
+    finish: Optional[Labels] = None,
+    after: Optional[str] = None,
+    timeout: Optional[float] = None,
+    max_memory: Optional[int] = None,
+) -> Optional[float]:
+    """The probability that a player who picks every jump uniformly at random among the legal
+    ones wins from the start (or from where ``after`` leads): from the winning set of the
+    game, computed from the finish back (to about 12 significant digits); None when that set
+    does not fit ``timeout`` and ``max_memory``. ``pegsol hint`` prints the same."""
+    b = _board(board)
+    return _pegsol.random_win(b, _labels(empty), _labels(finish), after, timeout, max_memory)

@@ -523,6 +523,29 @@ fn count(
     }
 }
 
+/// The probability that uniformly random legal jumps from the position reach the finish,
+/// from the winning set of the game from there; `None` when that set does not fit the
+/// budget.
+#[pyfunction]
+#[pyo3(signature = (board, empty=None, finish=None, after=None, timeout=None, max_memory=None))]
+fn random_win(
+    py: Python<'_>,
+    board: &Board,
+    empty: Option<Labels>,
+    finish: Option<Labels>,
+    after: Option<&str>,
+    timeout: Option<f64>,
+    max_memory: Option<u64>,
+) -> PyResult<Option<f64>> {
+    let problem = problem_of(board, empty.as_ref(), finish.as_ref(), after)?;
+    let limits = limits_of(timeout, max_memory)?;
+    let set = cancellable(py, &flag(&limits), || {
+        pegsol::fewest::WinningSet::of(&problem, &limits)
+    })?
+    .map_err(py_err)?;
+    Ok(set.map(|s| s.random_win(problem.start::<[u64; 4]>())))
+}
+
 /// The names of the built-in boards and families.
 #[pyfunction]
 fn builtin_boards() -> Vec<String> {
@@ -543,6 +566,7 @@ fn _pegsol(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(replay, m)?)?;
     m.add_function(wrap_pyfunction!(count, m)?)?;
     m.add_function(wrap_pyfunction!(builtin_boards, m)?)?;
+    m.add_function(wrap_pyfunction!(random_win, m)?)?;
     m.add_function(wrap_pyfunction!(proofs::check, m)?)?;
     m.add_function(wrap_pyfunction!(proofs::catalog, m)?)?;
     m.add_function(wrap_pyfunction!(proofs::army, m)?)?;

@@ -282,3 +282,46 @@ def test_a_board_file_and_a_position_by_its_pegs(tmp_path):
     assert len(p) == 2 and len(p.empty) == 3
     with pytest.raises(ValueError, match="cannot read board file"):
         pegsol.Board.from_file(str(tmp_path / "missing.txt"))
+
+
+def test_random_play_odds_are_the_exact_fractions_of_brute_force():
+    """The chance that random jumps win, against exact rationals by brute force over every
+    position (no symmetry, no winning set), on the 15-hole triangle."""
+    from fractions import Fraction
+    from functools import lru_cache
+
+    board = pegsol.Board("triangle5")
+    holes = board.holes
+    index = {h: i for i, h in enumerate(holes)}
+    # Every jump as (from, over, to) bits: a-c over b is legal with pegs on a and b alone
+    # exactly when b is the hole between a and c.
+    jumps = []
+    for a in holes:
+        for c in holes:
+            for b in holes:
+                if len({a, b, c}) < 3:
+                    continue
+                try:
+                    pegsol.replay(board, f"{a}-{c}", empty=[h for h in holes if h not in (a, b)])
+                except ValueError:
+                    continue
+                jumps.append((1 << index[a], 1 << index[b], 1 << index[c]))
+    assert len(jumps) == 36
+    full = (1 << len(holes)) - 1
+    for vacancy, finish in [("a1", "any"), ("a1", "a1"), ("c3", "any"), ("b2", "b2")]:
+        target = None if finish == "any" else 1 << index[finish]
+
+        @lru_cache(maxsize=None)
+        def p(pos):
+            if bin(pos).count("1") == 1:
+                return Fraction(int(target is None or pos == target))
+            legal = [(f, o, t) for f, o, t in jumps if pos & f and pos & o and not pos & t]
+            if not legal:
+                return Fraction(0)
+            return sum(p(pos & ~f & ~o | t) for f, o, t in legal) / len(legal)
+
+        want = p(full & ~(1 << index[vacancy]))
+        got = pegsol.random_win(board, empty=vacancy, finish=finish)
+        assert abs(Fraction(got) - want) <= want * Fraction(1, 10**12), (vacancy, finish, got, float(want))
+    hint = subprocess.run([cli_binary(), "hint", "triangle5", "--empty", "a1", "--finish", "any", "--json"], capture_output=True, text=True)
+    assert json.loads(hint.stdout)["random_win"] == pegsol.random_win(board, empty="a1", finish="any")

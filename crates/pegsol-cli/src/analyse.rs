@@ -39,6 +39,9 @@ pub(crate) struct AnalyseAnswer {
     pub status: &'static str,
     /// Whether the fates come from the game's exact winning set (else from the solver).
     pub exact: bool,
+    /// With the winning set: the probability that uniformly random legal jumps from here
+    /// reach the finish (`null` without it).
+    pub random_win: Option<f64>,
     pub moves: Vec<MoveFate>,
 }
 
@@ -246,6 +249,7 @@ impl AnalyseAnswer {
                 pegs: start.count(),
                 status,
                 exact: exact.is_some(),
+                random_win: exact.map(|set| set.random_win(start)),
                 moves,
             },
             ran_out,

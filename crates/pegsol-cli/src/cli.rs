@@ -165,7 +165,9 @@ pub(crate) enum Command {
         no_winning_sets: bool,
     },
     /// Every legal jump of a position and its fate: keeps the finish reachable, loses it,
-    /// or not known within the budget (`--after` gives the position by the jumps played).
+    /// or not known within the budget (`--after` gives the position by the jumps played);
+    /// when the game's winning set from there fits half the budget, every fate is exact and
+    /// the odds that random jumps win are given too.
     Hint {
         #[command(flatten)]
         setup: Setup,

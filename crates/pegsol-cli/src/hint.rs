@@ -5,6 +5,7 @@
 use std::time::Duration;
 
 use anyhow::Result;
+use pegsol::fewest::WinningSet;
 
 use crate::analyse::AnalyseAnswer;
 use crate::cli::{timeout_of, Setup};
@@ -27,7 +28,22 @@ pub(crate) fn run(
         timeout: Some(budget),
         ..pegsol::Limits::default()
     };
-    let (answer, _) = AnalyseAnswer::of(&problem, None, None, &limits, budget)?;
+    // The winning set of the game from here, when it fits half the budget: every fate
+    // exact at once, and the odds of random play; else each jump is solved on its own.
+    let began = std::time::Instant::now();
+    let set = WinningSet::of(
+        &problem,
+        &pegsol::Limits {
+            timeout: Some(budget / 2),
+            ..pegsol::Limits::default()
+        },
+    )?;
+    let rest = budget.saturating_sub(began.elapsed());
+    let limits = pegsol::Limits {
+        timeout: Some(rest),
+        ..limits
+    };
+    let (answer, _) = AnalyseAnswer::of(&problem, set.as_ref(), None, &limits, rest)?;
     let code = match answer.status {
         "won" | "winnable" => 0,
         "lost" | "stuck" => IMPOSSIBLE,
@@ -71,7 +87,63 @@ pub(crate) fn run(
             if answer.status == "lost" {
                 println!("every jump loses: the finish can no longer be reached from here");
             }
+            if let Some(p) = answer.random_win {
+                println!("{}", odds_text(p));
+            }
         }
     }
     Ok(code)
+}
+
+/// The chance that random play wins, in words: a percentage, or one time in so many.
+pub(crate) fn odds_text(p: f64) -> String {
+    if p <= 0.0 {
+        "a player who jumps at random cannot win from here".to_string()
+    } else if p >= 0.01 {
+        format!(
+            "a player who jumps at random wins from here {:.1}% of the time",
+            p * 100.0
+        )
+    } else {
+        format!(
+            "a player who jumps at random wins from here 1 time in {} (probability {p:.3e})",
+            one_in(p)
+        )
+    }
+}
+
+/// `1 / p` rounded, in words a reader can take in: digits grouped in threes up to a
+/// million millions, else as a power of ten.
+fn one_in(p: f64) -> String {
+    let n = (1.0 / p).round();
+    if n < 1e12 {
+        let digits = format!("{n:.0}");
+        let mut out = String::new();
+        for (i, c) in digits.chars().enumerate() {
+            if i > 0 && (digits.len() - i) % 3 == 0 {
+                out.push(',');
+            }
+            out.push(c);
+        }
+        out
+    } else {
+        let e = n.log10().floor();
+        format!("{:.1} x 10^{e:.0}", n / 10f64.powf(e))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn odds_read_as_a_player_would_say_them() {
+        assert_eq!(
+            odds_text(0.5),
+            "a player who jumps at random wins from here 50.0% of the time"
+        );
+        assert!(odds_text(1.0 / 1234.0).contains("1 time in 1,234 "));
+        assert!(odds_text(2e-15).contains("1 time in 5.0 x 10^14 "));
+        assert!(odds_text(0.0).contains("cannot win"));
+    }
 }

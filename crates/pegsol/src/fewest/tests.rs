@@ -140,3 +140,72 @@ fn a_cancelled_search_stops_at_once() {
     assert!(began.elapsed() < std::time::Duration::from_secs(5));
     assert_eq!(few_moves(&problem, &limits).unwrap(), None);
 }
+
+/// The chance that random play wins, from every position reachable from the start, against
+/// a brute-force recursion over whole positions (no symmetry, no winning set), on small
+/// boards, every vacancy, to one peg anywhere and to one peg on the vacancy.
+#[test]
+fn random_play_odds_agree_with_brute_force() {
+    use std::collections::HashMap;
+    fn brute(
+        board: &Board,
+        p: crate::Pegs,
+        goal: u32,
+        finish: Option<crate::Pegs>,
+        memo: &mut HashMap<crate::Pegs, f64>,
+    ) -> f64 {
+        if let Some(&v) = memo.get(&p) {
+            return v;
+        }
+        let v = if p.count() == goal {
+            f64::from(u8::from(finish.is_none_or(|f| f == p)))
+        } else {
+            let legal: Vec<_> = board.jumps().iter().filter(|j| j.is_legal(p)).collect();
+            if legal.is_empty() {
+                0.0
+            } else {
+                let sum: f64 = legal
+                    .iter()
+                    .map(|j| brute(board, j.apply(p), goal, finish, memo))
+                    .sum();
+                sum / legal.len() as f64
+            }
+        };
+        memo.insert(p, v);
+        v
+    }
+    let mut checked = 0usize;
+    let mut winning = 0usize;
+    for name in ["triangle5", "rect:3x4", "rect:4x4"] {
+        let board = Board::builtin(name).unwrap();
+        for vacancy in board.each_hole() {
+            let start = board.holes().without(vacancy);
+            for finish in [crate::Finish::AnyOne, crate::Finish::Holes(vacancy.bit())] {
+                let Ok(problem) = Problem::new(&board, start, finish) else {
+                    continue;
+                };
+                let set = WinningSet::of(&problem, &Limits::default())
+                    .unwrap()
+                    .unwrap();
+                let only = match finish {
+                    crate::Finish::Holes(f) => Some(f),
+                    _ => None,
+                };
+                let mut memo = HashMap::new();
+                brute(&board, start, 1, only, &mut memo);
+                for (&p, &want) in &memo {
+                    let got = set.random_win(p);
+                    assert!(
+                        (got - want).abs() <= 1e-12 * want.max(1e-300),
+                        "{name} {} {finish:?}: {got} != {want}",
+                        board.label(vacancy)
+                    );
+                    assert_eq!(got > 0.0, set.wins(p), "{name}");
+                    checked += 1;
+                    winning += usize::from(want > 0.0);
+                }
+            }
+        }
+    }
+    assert!(checked > 100_000 && winning > 10_000, "{checked} {winning}");
+}
