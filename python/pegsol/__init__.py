@@ -75,6 +75,25 @@ def _labels(labels: Optional[Labels]) -> Optional[Union[str, List[str]]]:
     return [str(label) for label in labels]
 
 
+def _question(
+    board: Board,
+    empty: Optional[Labels] = None,
+    finish: Optional[Labels] = None,
+    after: Optional[str] = None,
+    timeout: Optional[float] = None,
+    max_memory: Optional[int] = None,
+) -> Dict[str, Any]:
+    """A question's board, start, finish and budget, as the Rust half takes them."""
+    return {
+        "board": board,
+        "empty": _labels(empty),
+        "finish": _labels(finish),
+        "after": after,
+        "timeout": timeout,
+        "max_memory": max_memory,
+    }
+
+
 class Answer:
     """A typed answer: its attributes are the fields of the CLI's ``--json`` answer.
 
@@ -344,7 +363,7 @@ class Position:
     def from_line(cls, board: BoardLike, jumps: str, empty: Optional[Labels] = None) -> "Position":
         """The position a line of play reaches (``"d2-d4 f3-d3"``), replayed and checked."""
         b = _board(board)
-        answer = json.loads(_pegsol.replay(b, jumps, _labels(empty)))
+        answer = json.loads(_pegsol.replay(_question(b, empty), jumps))
         return cls(b, pegs=answer["final"])
 
     @property
@@ -402,7 +421,7 @@ def solve(
     anywhere) or ``"any:N"`` (the single vacancy by default).
     """
     b = _board(board)
-    return Solution._of(_pegsol.solve(b, _labels(empty), _labels(finish), after, timeout, max_memory), b)  # type: ignore[return-value]
+    return Solution._of(_pegsol.solve(_question(b, empty, finish, after, timeout, max_memory)), b)  # type: ignore[return-value]
 
 
 def fewest_moves(
@@ -416,7 +435,7 @@ def fewest_moves(
     """A solution with the fewest moves (a move: one or more jumps by one peg), proved
     optimal, or bounds with the best line found (``pegsol solve --fewest-moves``)."""
     b = _board(board)
-    return FewestMoves._of(_pegsol.fewest_moves(b, _labels(empty), _labels(finish), after, timeout, max_memory), b)  # type: ignore[return-value]
+    return FewestMoves._of(_pegsol.fewest_moves(_question(b, empty, finish, after, timeout, max_memory)), b)  # type: ignore[return-value]
 
 
 def shortest(
@@ -429,7 +448,7 @@ def shortest(
     """The fewest moves from any single vacancy (or from ``empty``) to ``finish`` (one peg
     anywhere by default), proved, or bounds with a line (``pegsol shortest``)."""
     b = _board(board)
-    return Shortest._of(_pegsol.shortest(b, _labels(empty), _labels(finish), timeout, max_memory), b)  # type: ignore[return-value]
+    return Shortest._of(_pegsol.shortest(_question(b, empty, finish, None, timeout, max_memory)), b)  # type: ignore[return-value]
 
 
 def ends(
@@ -442,7 +461,7 @@ def ends(
     """Every hole where one last peg can end, each with a replayed line, and why the others
     cannot (``pegsol ends``)."""
     b = _board(board)
-    return Ends._of(_pegsol.ends(b, _labels(empty), after, timeout, max_memory), b)  # type: ignore[return-value]
+    return Ends._of(_pegsol.ends(_question(b, empty, None, after, timeout, max_memory)), b)  # type: ignore[return-value]
 
 
 def count(
@@ -458,14 +477,14 @@ def count(
     solutions and winning positions alone by meeting in the middle (``pegsol count
     --solutions``; the finish must be one position)."""
     b = _board(board)
-    return Count._of(_pegsol.count(b, _labels(empty), _labels(finish), after, solutions, timeout, max_memory), b)  # type: ignore[return-value]
+    return Count._of(_pegsol.count(_question(b, empty, finish, after, timeout, max_memory), solutions), b)  # type: ignore[return-value]
 
 
 def replay(board: BoardLike, jumps: str, empty: Optional[Labels] = None, after: Optional[str] = None) -> Replay:
     """A line of play checked jump by jump (``pegsol replay``); an illegal jump is a
     ``ValueError`` naming it."""
     b = _board(board)
-    answer = Replay._of(_pegsol.replay(b, jumps, _labels(empty), after), b)
+    answer = Replay._of(_pegsol.replay(_question(b, empty, None, after), jumps), b)
     if after is not None:
         answer._data_start = Position.from_line(b, after, empty).empty  # type: ignore[attr-defined]
     else:
@@ -484,7 +503,7 @@ def check(
     """Why a problem is impossible, with a certificate anyone can check, or its line when it
     is solvable (``pegsol check``)."""
     b = _board(board)
-    text, file_text, svg = _pegsol.check(b, _labels(empty), _labels(finish), after, timeout, max_memory)
+    text, file_text, svg = _pegsol.check(_question(b, empty, finish, after, timeout, max_memory))
     data = json.loads(text)
     certificate = None
     if data.get("certificate") is not None and file_text is not None:
@@ -539,4 +558,4 @@ def random_win(
     game, computed from the finish back (to about 12 significant digits); None when that set
     does not fit ``timeout`` and ``max_memory``. ``pegsol hint`` prints the same."""
     b = _board(board)
-    return _pegsol.random_win(b, _labels(empty), _labels(finish), after, timeout, max_memory)
+    return _pegsol.random_win(_question(b, empty, finish, after, timeout, max_memory))

@@ -11,24 +11,18 @@ use pegsol::{Lattice, Outcome};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 
-use crate::{cancellable, flag, json, limits_of, problem_of, py_err, Board, Labels};
+use crate::board::Board;
+use crate::question::{limits_of, Question};
+use crate::{cancellable, flag, json, py_err};
 
 /// Why a problem is impossible, with a certificate, or its line: the answer of `pegsol check
 /// --json`, the certificate file's text (`docs/certificates.md`) and its picture (SVG).
 #[pyfunction]
-#[pyo3(signature = (board, empty=None, finish=None, after=None, timeout=None, max_memory=None))]
-#[allow(clippy::type_complexity)]
 pub(crate) fn check(
     py: Python<'_>,
-    board: &Board,
-    empty: Option<Labels>,
-    finish: Option<Labels>,
-    after: Option<&str>,
-    timeout: Option<f64>,
-    max_memory: Option<u64>,
+    q: Question,
 ) -> PyResult<(String, Option<String>, Option<String>)> {
-    let problem = problem_of(board, empty.as_ref(), finish.as_ref(), after)?;
-    let limits = limits_of(timeout, max_memory)?;
+    let (problem, limits) = (q.problem()?, q.limits()?);
     let d = cancellable(py, &flag(&limits), || {
         pegsol::check::decide(&problem, &limits)
     })?
