@@ -103,7 +103,7 @@ try {
   await hole("d4").click();
   await page.click("#undo");
   await statusIs("You can still win");
-  const hinted = JSON.parse(spawnSync(bin, ["hint", "english", "--json"], { encoding: "utf8" }).stdout);
+  const hinted = JSON.parse(spawnSync(bin, ["hint", "english", "--odds", "--json"], { encoding: "utf8" }).stdout);
   const oneIn = Math.round(1 / hinted.random_win).toLocaleString("en-US");
   const odds = await page.locator("#odds").textContent();
   check(hinted.exact && odds === `random play wins from here 1 time in ${oneIn}`, `the odds of random play match pegsol hint (${odds})`);

@@ -323,5 +323,5 @@ def test_random_play_odds_are_the_exact_fractions_of_brute_force():
         want = p(full & ~(1 << index[vacancy]))
         got = pegsol.random_win(board, empty=vacancy, finish=finish)
         assert abs(Fraction(got) - want) <= want * Fraction(1, 10**12), (vacancy, finish, got, float(want))
-    hint = subprocess.run([cli_binary(), "hint", "triangle5", "--empty", "a1", "--finish", "any", "--json"], capture_output=True, text=True)
+    hint = subprocess.run([cli_binary(), "hint", "triangle5", "--empty", "a1", "--finish", "any", "--odds", "--json"], capture_output=True, text=True)
     assert json.loads(hint.stdout)["random_win"] == pegsol.random_win(board, empty="a1", finish="any")

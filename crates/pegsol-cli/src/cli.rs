@@ -165,9 +165,7 @@ pub(crate) enum Command {
         no_winning_sets: bool,
     },
     /// Every legal jump of a position and its fate: keeps the finish reachable, loses it,
-    /// or not known within the budget (`--after` gives the position by the jumps played);
-    /// when the game's winning set from there fits half the budget, every fate is exact and
-    /// the odds that random jumps win are given too.
+    /// or not known within the budget (`--after` gives the position by the jumps played).
     Hint {
         #[command(flatten)]
         setup: Setup,
@@ -177,6 +175,11 @@ pub(crate) enum Command {
         /// Time budget in seconds for all the jumps together (default 10).
         #[arg(long)]
         timeout: Option<f64>,
+        /// Also the odds that a player who jumps at random wins from here: the game's winning
+        /// set from this position is built first, within half the budget (every fate is then
+        /// exact); the odds are left out when it does not fit.
+        #[arg(long)]
+        odds: bool,
         /// Print one JSON object.
         #[arg(long)]
         json: bool,

@@ -20,6 +20,7 @@ pub(crate) fn run(
     setup: &Setup,
     finish: Option<&str>,
     timeout: Option<f64>,
+    odds: bool,
     json: bool,
 ) -> Result<u8> {
     let problem = load_any_problem(setup, finish)?;
@@ -28,16 +29,21 @@ pub(crate) fn run(
         timeout: Some(budget),
         ..pegsol::Limits::default()
     };
-    // The winning set of the game from here, when it fits half the budget: every fate
-    // exact at once, and the odds of random play; else each jump is solved on its own.
+    // With --odds, the winning set of the game from here, when it fits half the budget:
+    // every fate exact at once, and the odds of random play. Else (and by default, as it
+    // costs seconds and gigabytes on the larger boards) each jump is solved on its own.
     let began = std::time::Instant::now();
-    let set = WinningSet::of(
-        &problem,
-        &pegsol::Limits {
-            timeout: Some(budget / 2),
-            ..pegsol::Limits::default()
-        },
-    )?;
+    let set = if odds {
+        WinningSet::of(
+            &problem,
+            &pegsol::Limits {
+                timeout: Some(budget / 2),
+                ..pegsol::Limits::default()
+            },
+        )?
+    } else {
+        None
+    };
     let rest = budget.saturating_sub(began.elapsed());
     let limits = pegsol::Limits {
         timeout: Some(rest),

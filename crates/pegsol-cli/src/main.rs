@@ -141,8 +141,9 @@ fn run(cli: Cli) -> Result<u8> {
             setup,
             finish,
             timeout,
+            odds,
             json,
-        } => hint::run(&setup, finish.as_deref(), timeout, json),
+        } => hint::run(&setup, finish.as_deref(), timeout, odds, json),
         Command::Replay { setup, jumps, json } => replay::run(&setup, &jumps, json),
         Command::Check {
             setup,

@@ -136,3 +136,59 @@ fn every_hint_is_what_the_solver_says() {
         "{wins} winning and {loses} losing jumps"
     );
 }
+
+/// `hint --odds` answers from the winning set of the position (every fate exact) with the
+/// odds that random jumps win, the same from a position the line reaches and from that
+/// position given as the start; without it, no winning set and no odds.
+#[test]
+fn hint_gives_the_odds_of_random_play_when_asked() {
+    let json = |args: &[&str]| -> Value {
+        let o = pegsol(args);
+        serde_json::from_str(&stdout(&o)).unwrap()
+    };
+    let after = json(&[
+        "hint",
+        "triangle5",
+        "--empty",
+        "a1",
+        "--after",
+        "c3-a1",
+        "--finish",
+        "any",
+        "--odds",
+        "--json",
+    ]);
+    let p = after["random_win"].as_f64().unwrap();
+    assert!(after["exact"] == true && p > 0.0 && p < 1.0, "{after}");
+    let same = json(&[
+        "hint",
+        "triangle5",
+        "--empty",
+        "b2,c3",
+        "--finish",
+        "any",
+        "--odds",
+        "--json",
+    ]);
+    assert_eq!(same["random_win"].as_f64().unwrap(), p);
+    let plain = json(&[
+        "hint",
+        "triangle5",
+        "--empty",
+        "a1",
+        "--after",
+        "c3-a1",
+        "--finish",
+        "any",
+        "--json",
+    ]);
+    assert!(
+        plain["random_win"].is_null() && plain["exact"] == false,
+        "{plain}"
+    );
+    let text = stdout(&pegsol(&["hint", "english", "--odds"]));
+    assert!(
+        text.contains("a player who jumps at random wins from here 1 time in 74,135,472"),
+        "{text}"
+    );
+}
