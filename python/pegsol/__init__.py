@@ -125,8 +125,8 @@ class Answer:
     def __eq__(self, other: object) -> bool:
         return type(other) is type(self) and other._data == self._data  # type: ignore[attr-defined]
 
-    def __hash__(self) -> int:
-        return id(self)
+    # Answers hold lists and dicts: unhashable, as those are.
+    __hash__ = None  # type: ignore[assignment]
 
     def to_dict(self) -> Dict[str, Any]:
         """The answer's fields, named as in the CLI's ``--json`` answer."""
@@ -389,7 +389,7 @@ class Position:
         return isinstance(other, Position) and other.board.holes == self.board.holes and other._pegs == self._pegs
 
     def __hash__(self) -> int:
-        return hash((self.board.name, tuple(self._pegs)))
+        return hash((tuple(self.board.holes), tuple(self._pegs)))
 
     def __str__(self) -> str:
         return self.board.draw(self._pegs)
