@@ -125,6 +125,9 @@ pub enum Error {
     /// A board with no conventional start was given no `--empty`.
     #[error("the board {0} has no conventional starting vacancy; say which holes start empty")]
     NoStart(String),
+    /// A finish written `any:N` whose N is not a number.
+    #[error("a finish of any:N needs a number of pegs, e.g. any:2; got {0:?}")]
+    FinishPegs(String),
     /// A finish naming no holes.
     #[error("the finish names no holes; name at least one, or ask for one peg anywhere")]
     EmptyFinish,

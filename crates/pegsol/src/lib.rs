@@ -57,6 +57,7 @@ mod search;
 mod shape;
 mod space;
 mod spill;
+mod stop;
 pub mod svg;
 mod symmetry;
 mod table;

@@ -2,7 +2,7 @@
 //! [`Limits`] it is worked on under, and the shape of the answers ([`Outcome`], [`Report`]).
 
 use std::fmt;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -10,6 +10,7 @@ use crate::bitset::{Bits, Hole, Pegs, Word};
 use crate::board::Board;
 use crate::error::{Error, Result};
 use crate::jumps::Jump;
+use crate::stop::Stop;
 
 /// What the last pegs must be.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,6 +24,38 @@ pub enum Finish {
 }
 
 impl Finish {
+    /// A finish as written: hole labels (`"d4"`, `"d4,c4"`), `any` (one peg anywhere) or
+    /// `any:N` (N pegs anywhere; `any:1` is `any`), letter case and spaces around ignored.
+    ///
+    /// ```
+    /// use pegsol::{Board, Finish};
+    /// let board = Board::builtin("english").unwrap();
+    /// assert_eq!(Finish::parse(&board, " Any ").unwrap(), Finish::AnyOne);
+    /// assert_eq!(Finish::parse(&board, "any:2").unwrap(), Finish::Pegs(2));
+    /// assert!(matches!(Finish::parse(&board, "d4").unwrap(), Finish::Holes(_)));
+    /// assert!(Finish::parse(&board, "any:x").is_err());
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`Error::FinishPegs`] for `any:` without a number; the errors of
+    /// [`Board::hole_set`] for bad labels.
+    pub fn parse(board: &Board, text: &str) -> Result<Finish> {
+        let f = text.trim();
+        if f.eq_ignore_ascii_case("any") {
+            return Ok(Finish::AnyOne);
+        }
+        if f.get(..4).is_some_and(|p| p.eq_ignore_ascii_case("any:")) {
+            let n = f[4..].trim();
+            return match n.parse::<u32>() {
+                Ok(1) => Ok(Finish::AnyOne),
+                Ok(n) => Ok(Finish::Pegs(n)),
+                Err(_) => Err(Error::FinishPegs(n.to_string())),
+            };
+        }
+        Ok(Finish::Holes(board.hole_set(f)?))
+    }
+
     /// [`Finish::Holes`] from a set of any width.
     #[must_use]
     pub fn holes<W: Word>(set: Bits<W>) -> Finish {
@@ -323,10 +356,13 @@ impl Default for SolveOptions {
 impl Limits {
     /// Whether the search must stop now: the deadline has passed or the work was cancelled.
     pub(crate) fn spent(&self, deadline: Option<Instant>) -> bool {
-        self.cancel
-            .as_ref()
-            .is_some_and(|c| c.load(Ordering::Relaxed))
-            || deadline.is_some_and(|d| Instant::now() >= d)
+        Stop::new(deadline, self.cancel.as_deref()).passed()
+    }
+
+    /// When work under this budget must stop: its timeout counted from `began`, or its
+    /// cancel flag.
+    pub(crate) fn stop(&self, began: Instant) -> Stop<'_> {
+        Stop::new(self.timeout.map(|t| began + t), self.cancel.as_deref())
     }
 }
 

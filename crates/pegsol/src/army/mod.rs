@@ -45,6 +45,7 @@ pub use search::Window;
 
 use search::{CellSet, Cells256, Ending, Layout, Search};
 
+use crate::stop::Stop;
 use crate::Lattice;
 
 /// A jump: from, over, to.
@@ -225,13 +226,11 @@ fn run<S: CellSet + Send + Sync>(
     let layout = Layout::<S>::new(lattice, row as i32, window)
         .ok_or_else(|| ArmyError::Window("the window does not fit".into()))?;
     let bound = pagoda_bound(lattice, row as i32).unwrap_or(u32::MAX);
-    let deadline = options.timeout.map(|t| Instant::now() + t);
-    let search = Search::new(
-        &layout,
-        deadline,
-        options.cancel.clone(),
-        options.max_memory,
+    let halt = Stop::new(
+        options.timeout.map(|t| Instant::now() + t),
+        options.cancel.as_deref(),
     );
+    let search = Search::new(&layout, halt, options.max_memory);
     let threads = options
         .threads
         .unwrap_or_else(rayon::current_num_threads)

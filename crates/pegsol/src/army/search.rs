@@ -5,10 +5,10 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::sync::Mutex;
 
 use super::geometry::{across, distance, mirror, pagoda_bound, steps, Cell, SIGMA};
+use crate::stop::Stop;
 use crate::Lattice;
 
 /// A set of window cells as a bitset: `u128` for windows of up to 128 cells (the orthogonal
@@ -345,9 +345,8 @@ pub(super) struct Search<'l, S> {
     best: Vec<f64>,
     table: Table<S>,
     nodes: AtomicU64,
-    deadline: Option<Instant>,
-    /// Set from elsewhere (a notebook's Ctrl-C): stops the search as the deadline does.
-    cancel: Option<Arc<AtomicBool>>,
+    /// The deadline and the cancel flag (a notebook's Ctrl-C).
+    halt: Stop<'l>,
     /// The time ran out, or an army was found: every worker stops, and what it had not
     /// finished is not recorded as failed.
     stop: AtomicBool,
@@ -356,12 +355,7 @@ pub(super) struct Search<'l, S> {
 }
 
 impl<'l, S: CellSet + Send + Sync> Search<'l, S> {
-    pub(super) fn new(
-        l: &'l Layout<S>,
-        deadline: Option<Instant>,
-        cancel: Option<Arc<AtomicBool>>,
-        max_memory: usize,
-    ) -> Self {
+    pub(super) fn new(l: &'l Layout<S>, halt: Stop<'l>, max_memory: usize) -> Self {
         let mut best = vec![0.0];
         let (a, b) = super::geometry::ring(l.lattice);
         let mut sum = 0.0;
@@ -379,8 +373,7 @@ impl<'l, S: CellSet + Send + Sync> Search<'l, S> {
             best,
             table: Table::new(max_memory),
             nodes: AtomicU64::new(0),
-            deadline,
-            cancel,
+            halt,
             stop: AtomicBool::new(false),
             out_of_time: AtomicBool::new(false),
             found: Mutex::new(None),
@@ -562,12 +555,7 @@ impl<S: CellSet + Send + Sync> Walk<'_, '_, S> {
         self.nodes += 1;
         if self.nodes & 0xffff == 0 {
             self.s.nodes.fetch_add(0x1_0000, Ordering::Relaxed);
-            let cancelled = self
-                .s
-                .cancel
-                .as_ref()
-                .is_some_and(|c| c.load(Ordering::Relaxed));
-            if cancelled || self.s.deadline.is_some_and(|d| Instant::now() > d) {
+            if self.s.halt.passed() {
                 self.s.out_of_time.store(true, Ordering::Relaxed);
                 self.s.stop.store(true, Ordering::Relaxed);
             }

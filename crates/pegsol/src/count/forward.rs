@@ -5,7 +5,6 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-use super::stop::Stop;
 use crate::bitset::Bits;
 use crate::count::cut::Cut;
 use crate::count::packed::{Child, Spread};
@@ -16,6 +15,7 @@ use crate::key::CountKey;
 use crate::problem::Problem;
 use crate::space::Space;
 use crate::spill;
+use crate::stop::Stop;
 use crate::symmetry::Canonicalizer;
 
 /// [`count`], also returning the winning representatives of every level (canonical under

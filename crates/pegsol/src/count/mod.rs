@@ -36,7 +36,6 @@ mod cut;
 mod forward;
 mod packed;
 mod step;
-mod stop;
 mod winners;
 
 #[cfg(test)]
@@ -47,7 +46,6 @@ use std::time::Instant;
 
 use cut::Cut;
 pub(crate) use forward::analyse;
-pub(crate) use stop::Stop;
 use winners::solutions_meeting;
 pub(crate) use winners::{winners_meeting, Winners};
 
@@ -55,6 +53,7 @@ use crate::key::CountKey;
 use crate::problem::{Limits, Problem};
 use crate::space::Space;
 use crate::spill;
+use crate::stop::Stop;
 use crate::width::with_width;
 
 pub use crate::spill::{remove_scratch_of, SCRATCH_PREFIX};
@@ -400,7 +399,7 @@ fn solutions_in<K: CountKey>(
 ) -> Result<Option<Solutions>, CountError> {
     let began = Instant::now();
     let canon = crate::space::group_of::<K>(problem);
-    let stop = Stop::of(limits, began);
+    let stop = limits.stop(began);
     let Some(found) = solutions_meeting(problem, &canon, limits.max_memory, stop) else {
         return Ok(None);
     };

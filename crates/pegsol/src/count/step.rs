@@ -10,12 +10,12 @@ use rayon::prelude::*;
 use crate::bitset::{Bits, Word};
 use crate::count::cut::Cut;
 use crate::count::packed::{Child, Narrow, Packed, Part, Ranking, Table, BUCKETS};
-use crate::count::stop::Stop;
 use crate::count::CountError;
 use crate::key::CountKey;
 use crate::key::Dense;
 use crate::space::Space;
 use crate::spill;
+use crate::stop::Stop;
 
 /// A level of representatives with their path counts, in memory or spilled to files.
 pub(super) enum Store<K> {

@@ -2,7 +2,6 @@
 
 use rayon::prelude::*;
 
-use super::stop::Stop;
 use crate::bitset::Bits;
 use crate::count::packed::{rank, Bare, Child, Spread};
 use crate::count::step::{expand, gather, Kept, Step};
@@ -12,6 +11,7 @@ use crate::key::Dense;
 use crate::problem::Problem;
 use crate::space::Space;
 use crate::spill::{self, Value};
+use crate::stop::Stop;
 use crate::symmetry::Canonicalizer;
 
 /// The winning representatives of each level as board positions (canonical under the

@@ -2,8 +2,6 @@
 //! meeting's proof runs out of budget.
 
 use std::collections::{HashMap, HashSet};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 use std::time::Instant;
 
 use super::chains::{Build, Chains};
@@ -15,6 +13,7 @@ use crate::error::{Error, Result};
 use crate::jumps::{Jump, JumpTable};
 use crate::problem::{Limits, Problem};
 use crate::replay::replay;
+use crate::stop::Stop;
 use crate::symmetry::Canonicalizer;
 use crate::width::with_width;
 
@@ -57,8 +56,7 @@ pub fn few_moves(problem: &Problem, limits: &Limits) -> Result<Option<MeetSoluti
             canon: sym.canonicalizer(&group),
             // Half, as for the meeting: the process holds more than the beam counts.
             max_memory: limits.max_memory / 2,
-            deadline: limits.timeout.map(|t| began + t),
-            cancel: limits.cancel.clone(),
+            halt: limits.stop(began),
         };
         beam.run(&starts, &targets.into_iter().collect())
     });
@@ -101,23 +99,19 @@ struct Step<W: Word> {
     jumps: Vec<u32>,
 }
 
-struct Beam<W: Word> {
+struct Beam<'l, W: Word> {
     chains: Chains<W>,
     legal: JumpTable<W>,
     hard: Bits<W>,
     canon: Canonicalizer<W>,
     max_memory: usize,
-    deadline: Option<Instant>,
-    /// The budget's cancel flag: once set, the beam stops as at its deadline.
-    cancel: Option<Arc<AtomicBool>>,
+    /// The budget's deadline and cancel flag.
+    halt: Stop<'l>,
 }
 
-impl<W: Word> Beam<W> {
+impl<W: Word> Beam<'_, W> {
     fn halted(&self) -> bool {
-        self.cancel
-            .as_ref()
-            .is_some_and(|c| c.load(Ordering::Relaxed))
-            || self.deadline.is_some_and(|d| Instant::now() > d)
+        self.halt.passed()
     }
 
     fn run(&self, starts: &[Bits<W>], targets: &HashSet<Bits<W>, Build>) -> Option<MeetSolution> {
@@ -144,7 +138,7 @@ impl<W: Word> Beam<W> {
                 }
             }
             // A beam that never cut a level searched every line: nothing shorter exists.
-            if !cut || self.halted() || self.deadline.is_none() {
+            if !cut || self.halted() || !self.halt.timed() {
                 return best;
             }
             width = width.saturating_mul(4);

@@ -27,7 +27,6 @@
 //! to a finish through `B`), replayed by the independent checker and its moves recounted.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Arc;
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -41,6 +40,7 @@ use crate::error::{Error, Result};
 use crate::jumps::Jump;
 use crate::problem::{Budget, Limits, Problem};
 use crate::replay::replay;
+use crate::stop;
 use crate::symmetry::Canonicalizer;
 use crate::table::{Full, KeyMap};
 use crate::width::with_width;
@@ -350,9 +350,8 @@ struct Meet<'p, W: Word> {
     chains: Chains<W>,
     canon: Canonicalizer<W>,
     max_memory: usize,
-    deadline: Option<Instant>,
-    /// The budget's cancel flag: once set, the search stops as at its deadline.
-    cancel: Option<Arc<AtomicBool>>,
+    /// The budget's deadline and cancel flag.
+    halt: stop::Stop<'p>,
     peak: usize,
     /// Nanoseconds a level is allowed at least while both sides may grow.
     least_allowance: f64,
@@ -362,7 +361,7 @@ impl<'p, W: Word> Meet<'p, W> {
     fn new(
         chains: Chains<W>,
         canon: Canonicalizer<W>,
-        limits: &Limits,
+        limits: &'p Limits,
         began: Instant,
         progress: &'p (dyn Fn(&MeetProgress) + Sync),
     ) -> Meet<'p, W> {
@@ -375,8 +374,7 @@ impl<'p, W: Word> Meet<'p, W> {
             // gathered), and the beam after it up to 1.9 times, so half the budget keeps the
             // command's peak within it.
             max_memory: limits.max_memory / 2,
-            deadline: limits.timeout.map(|t| began + t),
-            cancel: limits.cancel.clone(),
+            halt: limits.stop(began),
             peak: 0,
             least_allowance: LEAST_ALLOWANCE,
         }
@@ -524,11 +522,8 @@ impl<'p, W: Word> Meet<'p, W> {
         allowance: Option<Instant>,
     ) -> std::result::Result<(), Stop<W>> {
         let began = Instant::now();
-        // The first instant past which this level stops: the deadline or the allowance.
-        let stop_at = match (self.deadline, allowance) {
-            (Some(d), Some(a)) => Some(d.min(a)),
-            (d, a) => d.or(a),
-        };
+        // This level stops at the deadline or the allowance, or when cancelled.
+        let stop_at = self.halt.sooner(allowance);
         let mut finished = 0usize;
         let depth = side.depth + 1;
         let frontier = std::mem::take(&mut side.frontier);
@@ -536,7 +531,7 @@ impl<'p, W: Word> Meet<'p, W> {
         let mut next = Vec::new();
         side.sizes.push(0);
         for (i, chunk) in frontier.chunks(CHUNK).enumerate() {
-            if self.past(stop_at) {
+            if stop_at.passed() {
                 return Err(self.stop_late(side, frontier, &next, began, finished));
             }
             let this = &*self;
@@ -568,7 +563,7 @@ impl<'p, W: Word> Meet<'p, W> {
                                 // One parent may have millions of children: the clock is
                                 // read every so many of them, not only between chunks.
                                 seen = seen.wrapping_add(1);
-                                if seen.is_multiple_of(1 << 14) && this.past(stop_at) {
+                                if seen.is_multiple_of(1 << 14) && stop_at.passed() {
                                     late.store(true, Ordering::Relaxed);
                                     return true;
                                 }
@@ -627,7 +622,7 @@ impl<'p, W: Word> Meet<'p, W> {
                 for (k, c) in out.into_iter().enumerate() {
                     // Tens of millions of children may come from one chunk, and the table
                     // grows while they go in: the clock is read here too.
-                    if k % (1 << 16) == 0 && self.past(stop_at) {
+                    if k % (1 << 16) == 0 && stop_at.passed() {
                         return Err(self.stop_late(side, frontier, &next, began, finished));
                     }
                     match side.table.insert(c, depth) {
@@ -670,18 +665,6 @@ impl<'p, W: Word> Meet<'p, W> {
         Ok(())
     }
 
-    /// Whether the budget's cancel flag is set.
-    fn cancelled(&self) -> bool {
-        self.cancel
-            .as_ref()
-            .is_some_and(|c| c.load(Ordering::Relaxed))
-    }
-
-    /// Whether a level must stop: cancelled, or past `stop_at`.
-    fn past(&self, stop_at: Option<Instant>) -> bool {
-        self.cancelled() || stop_at.is_some_and(|d| Instant::now() > d)
-    }
-
     /// Why a level stopped once its clock ran out: the deadline (the search ends; the level
     /// is only dropped from the sizes), or its allowance (the level is withdrawn from the
     /// table, and the time per parent seen so far returned).
@@ -693,7 +676,7 @@ impl<'p, W: Word> Meet<'p, W> {
         began: Instant,
         finished: usize,
     ) -> Stop<W> {
-        if self.cancelled() || self.deadline.is_some_and(|d| Instant::now() > d) {
+        if self.halt.passed() {
             side.abandon(frontier);
             return Stop::Budget(Budget::Time);
         }

@@ -8,7 +8,6 @@ use rayon::prelude::*;
 
 use crate::bitset::{Bits, Hole, Pegs, Word};
 use crate::board::Board;
-use crate::count::Stop;
 use crate::count::{analyse, winners_meeting, CountError, Winners};
 use crate::error::{Error, Result};
 use crate::jumps::Jump;
@@ -16,6 +15,7 @@ use crate::key::CountKey;
 use crate::problem::{Budget, Limits, Problem};
 use crate::replay::replay;
 use crate::space::{group_of, Space};
+use crate::stop::Stop;
 use crate::symmetry::Canonicalizer;
 use crate::table::KeyMap;
 use crate::width::with_width;
@@ -78,7 +78,7 @@ struct Sets<K: CountKey> {
 impl<K: CountKey> Sets<K> {
     /// The winning set of `problem` in keys of `K`; `Ok(None)` when the budget runs out.
     fn of(problem: &Problem, limits: &Limits) -> Result<Option<Sets<K>>> {
-        let deadline = Stop::of(limits, Instant::now());
+        let deadline = limits.stop(Instant::now());
         let canon = group_of::<K>(problem);
         match winners_of(problem, &canon, limits.max_memory, deadline) {
             Ok(mut levels) => {
@@ -237,7 +237,7 @@ pub fn fewest_moves_by_winning_set(problem: &Problem, limits: &Limits) -> Result
 /// [`fewest_moves_by_winning_set`] in keys of `K`.
 fn fewest_in<K: CountKey>(problem: &Problem, limits: &Limits) -> Result<MovesReport> {
     let started = Instant::now();
-    let deadline = Stop::of(limits, started);
+    let deadline = limits.stop(started);
     let (best, lower) = match first_solution(problem, limits, started)? {
         Ok(found) => found,
         Err(done) => return Ok(done),
