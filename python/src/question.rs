@@ -81,29 +81,13 @@ fn start_of(board: &Board, empty: Option<&Labels>, after: Option<&str>) -> PyRes
     Ok((game, start))
 }
 
-/// A finish: hole labels, `"any"` (one peg anywhere) or `"any:N"`; by default the game's.
+/// A finish: hole labels, `"any"` (one peg anywhere) or `"any:N"` ([`Finish::parse`]); by
+/// default the game's.
 pub(crate) fn finish_of(board: &Board, game: Pegs, finish: Option<&Labels>) -> PyResult<Finish> {
-    let Some(f) = finish else {
-        return Ok(Problem::default_finish(&board.inner, game));
-    };
-    let text = f.text();
-    let t = text.trim().to_ascii_lowercase();
-    if t == "any" {
-        return Ok(Finish::AnyOne);
+    match finish {
+        None => Ok(Problem::default_finish(&board.inner, game)),
+        Some(f) => Finish::parse(&board.inner, &f.text()).map_err(py_err),
     }
-    if let Some(n) = t.strip_prefix("any:") {
-        let n: u32 = n.trim().parse().map_err(|_| {
-            PyValueError::new_err(format!(
-                "finish 'any:N' needs a number of pegs, e.g. 'any:2'; got {n:?}"
-            ))
-        })?;
-        return Ok(if n == 1 {
-            Finish::AnyOne
-        } else {
-            Finish::Pegs(n)
-        });
-    }
-    Ok(Finish::Holes(board.set(f)?))
 }
 
 /// A budget from seconds and megabytes, with a cancel flag.

@@ -74,7 +74,7 @@ fn fate(c: &Catalog, vacancy: Hole, hole: Hole) -> char {
 }
 
 fn print_text(board: &Board, r: &Request, c: &Catalog, answer: &CatalogAnswer) {
-    let s = c.summary();
+    let s = answer.summary;
     let what = match r.finishes {
         Finishes::Single => "every single vacancy, every single-peg finish",
         Finishes::Any => "every single vacancy, one peg anywhere",

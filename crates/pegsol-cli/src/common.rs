@@ -217,31 +217,11 @@ pub(crate) fn spinner(what: &str) -> Option<ProgressBar> {
     Some(bar)
 }
 
-/// A finish from the command line: labels, `any` or `any:N`; by default the single vacancy.
+/// A finish from the command line (see [`Finish::parse`]); by default the single vacancy.
 pub(crate) fn finish_of(board: &Board, start: Pegs, finish: Option<&str>) -> Result<Finish> {
-    Ok(match finish.map(str::trim) {
+    Ok(match finish {
         None => Problem::default_finish(board, start),
-        Some(f) => match any_pegs(f)? {
-            Some(1) => Finish::AnyOne,
-            Some(n) => Finish::Pegs(n),
-            None => Finish::Holes(board.hole_set(f).context("--finish")?),
-        },
-    })
-}
-
-/// The pegs of a finish written `any` (one) or `any:N`; `None` when it names holes. Boards of
-/// either size read `--finish` through it.
-pub(crate) fn any_pegs(finish: &str) -> Result<Option<u32>> {
-    let f = finish.trim();
-    if f.eq_ignore_ascii_case("any") {
-        return Ok(Some(1));
-    }
-    if !f.to_ascii_lowercase().starts_with("any:") {
-        return Ok(None);
-    }
-    let n = f[4..].trim();
-    n.parse().map(Some).map_err(|_| {
-        anyhow::anyhow!("--finish any:N needs a number of pegs, e.g. any:2; got {n:?}")
+        Some(f) => Finish::parse(board, f).context("--finish")?,
     })
 }
 

@@ -2,12 +2,13 @@
 
 use std::path::Path;
 
-use crate::cli::Setup;
-use crate::common::{finish_text, load_any_problem, print_json, spinner, UNDECIDED};
 use anyhow::{bail, Context, Result};
 use pegsol::answer::{CountAnswer, CountUndecided, ProblemView, SolutionsAnswer};
 use pegsol::notation;
 use serde::Serialize;
+
+use crate::cli::Setup;
+use crate::common::{finish_text, load_any_problem, print_json, spinner, UNDECIDED};
 
 pub(crate) fn run(
     setup: &Setup,
