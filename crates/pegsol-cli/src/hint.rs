@@ -25,10 +25,6 @@ pub(crate) fn run(
 ) -> Result<u8> {
     let problem = load_any_problem(setup, finish)?;
     let budget = timeout_of(timeout)?.unwrap_or(DEFAULT_BUDGET);
-    let limits = pegsol::Limits {
-        timeout: Some(budget),
-        ..pegsol::Limits::default()
-    };
     // With --odds, the winning set of the game from here, when it fits half the budget:
     // every fate exact at once, and the odds of random play. Else (and by default, as it
     // costs seconds and gigabytes on the larger boards) each jump is solved on its own.
@@ -47,7 +43,7 @@ pub(crate) fn run(
     let rest = budget.saturating_sub(began.elapsed());
     let limits = pegsol::Limits {
         timeout: Some(rest),
-        ..limits
+        ..pegsol::Limits::default()
     };
     let (answer, _) = AnalyseAnswer::of(&problem, set.as_ref(), None, &limits, rest)?;
     let code = match answer.status {
