@@ -7,7 +7,7 @@ use pegsol::Pegs;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use crate::py_err;
+use crate::bridge::py_err;
 
 /// A board: its holes on a lattice, its symmetries and its position classes.
 #[pyclass(frozen, module = "pegsol._pegsol")]

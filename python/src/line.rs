@@ -6,7 +6,7 @@ use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use serde::Serialize;
 
-use crate::json;
+use crate::bridge::json;
 
 /// The answer of `pegsol line --json`.
 #[derive(Serialize)]

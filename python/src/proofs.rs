@@ -12,8 +12,8 @@ use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 
 use crate::board::Board;
+use crate::bridge::{cancellable, flag, json, py_err};
 use crate::question::{limits_of, Question};
-use crate::{cancellable, flag, json, py_err};
 
 /// Why a problem is impossible, with a certificate, or its line: the answer of `pegsol check
 /// --json`, the certificate file's text (`docs/certificates.md`) and its picture (SVG).

@@ -10,7 +10,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use crate::board::{Board, Labels};
-use crate::py_err;
+use crate::bridge::py_err;
 
 /// The default memory budget, in MB: the CLI's.
 const DEFAULT_MEMORY_MB: u64 = 4096;

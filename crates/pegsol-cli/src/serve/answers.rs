@@ -9,8 +9,14 @@ use pegsol::{Budget, Limits, Outcome, Problem};
 
 use crate::serve::request::{Kind, Parsed};
 use crate::serve::views::{to_value, BoardAnswer, HoleView};
-use crate::serve::{Answer, MAX_MEMORY};
 use pegsol::answer::FinishView;
+use serde_json::Value;
+
+/// Memory budget of one solver run.
+pub(super) const MAX_MEMORY: usize = 256 << 20;
+
+/// A solver answer, and whether its time ran out (so that more time may decide it).
+pub(super) type Answer = (Value, bool);
 
 pub(super) fn geometry(p: &Problem) -> BoardAnswer {
     let b = p.board();

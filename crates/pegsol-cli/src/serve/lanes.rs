@@ -5,7 +5,8 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 
-use crate::serve::SLOW_NICE;
+/// The slow lane's threads' nice value (0 is the default, 19 the lowest priority).
+const SLOW_NICE: i32 = 15;
 
 /// A pool of solver threads and the permits to use it.
 pub(super) struct Lane {

@@ -39,7 +39,7 @@ use pegsol::Limits;
 use serde_json::{json, Value};
 use tokio::sync::Semaphore;
 
-use crate::serve::answers::{answer, geometry, winning_set_of};
+use crate::serve::answers::{answer, geometry, winning_set_of, Answer, MAX_MEMORY};
 use crate::serve::lanes::Lane;
 use crate::serve::request::{parse_request, Kind, Parsed};
 
@@ -56,14 +56,10 @@ pub const MAX_BODY: usize = 64 * 1024;
 /// Largest request head (request line and headers) answered in JSON; hyper refuses heads
 /// past its buffer (32 KiB) itself, with an empty 431.
 const MAX_HEAD: usize = 16 * 1024;
-/// Memory budget of one solver run.
-const MAX_MEMORY: usize = 256 << 20;
 /// How long a request may wait for a free solver in either lane.
 const QUEUE_WAIT: Duration = Duration::from_secs(20);
 /// The time slices a request gets in the fast lane, in order, before the slow lane.
 pub const FAST_SLICES: [Duration; 2] = [Duration::from_millis(40), Duration::from_millis(120)];
-/// The slow lane's threads' nice value (0 is the default, 19 the lowest priority).
-const SLOW_NICE: i32 = 15;
 /// How long a client may take to send a request head, or sit idle between requests.
 const HEADER_WAIT: Duration = Duration::from_secs(10);
 /// How long a client may take to send a request body.
@@ -395,9 +391,6 @@ impl Drop for CancelOnDrop {
         self.0.store(true, Ordering::Relaxed);
     }
 }
-
-/// A solver answer, and whether its time ran out (so that more time may decide it).
-type Answer = (Value, bool);
 
 async fn api(State(shared): State<Arc<Shared>>, request: Request, kind: Kind) -> Response {
     let body = match read_body(request.into_body()).await {
