@@ -122,13 +122,16 @@ pub(crate) fn shortest(
         match phase {
             ShortestPhase::Proof(p) => bar.set_message(format!(
                 "no solution within {} moves; growing the {} side to level {}: {} of {} positions; tables {} MB",
-                p.depths.0 + p.depths.1,
+                p.lower_bound.saturating_sub(1),
                 if p.growing_forward { "start" } else { "finish" },
                 if p.growing_forward { p.depths.0 + 1 } else { p.depths.1 + 1 },
                 p.done,
                 p.frontier,
                 p.table_bytes >> 20
             )),
+            ShortestPhase::FirstLine => {
+                bar.set_message("a first line of few moves, to bound the search");
+            }
             ShortestPhase::UpperBound => {
                 bar.set_message("the proof stopped; solving for an upper bound");
             }
@@ -157,20 +160,44 @@ pub(crate) fn shortest(
         finish_text(board, finish)
     );
     match (&report.outcome, &best) {
-        (MeetOutcome::Optimal(s), _) => println!(
-            "{} moves ({} jumps), proven optimal: no position is both within {} of a start and within {} of a finish",
-            s.moves,
-            s.jumps.len(),
-            plural(report.depths.0, "move"),
-            plural(report.depths.1, "move")
-        ),
+        (MeetOutcome::Optimal(s), _) => {
+            let (a, b) = report.depths;
+            match report.pruned_to {
+                _ if (a, b) == (0, 0) && s.moves > 0 => println!(
+                    "{} moves ({} jumps), proven optimal: the full corners and edge regions of every start each need a move to begin in them",
+                    s.moves,
+                    s.jumps.len()
+                ),
+                None => println!(
+                    "{} moves ({} jumps), proven optimal: no position is both within {} of a start and within {} of a finish",
+                    s.moves,
+                    s.jumps.len(),
+                    plural(a, "move"),
+                    plural(b, "move")
+                ),
+                Some(cap) => println!(
+                    "{} moves ({} jumps), proven optimal: no solution has {} or fewer (searched from both ends, {} from a start and {} from a finish, keeping only positions whose corners and edge regions leave room for a solution of {cap})",
+                    s.moves,
+                    s.jumps.len(),
+                    plural(s.moves - 1, "move"),
+                    plural(a, "move"),
+                    plural(b, "move")
+                ),
+            }
+        }
         (MeetOutcome::Impossible, _) => println!(
             "impossible: no start can reach a finish (position classes, or both searches ran dry)"
         ),
         (MeetOutcome::Undecided(b), best) => {
             println!("{}", undecided_text(*b, &proof_limits(&limits)));
             let searched = report.depths.0 + report.depths.1 + 1;
-            if report.lower_bound > searched {
+            if report.pruned_to.is_some() {
+                println!(
+                    "proven lower bound: {} moves (searches from both ends, keeping only positions whose corners and edge regions leave room for a shorter line than the one below, found none of {} or fewer)",
+                    report.lower_bound,
+                    report.lower_bound.saturating_sub(1)
+                );
+            } else if report.lower_bound > searched {
                 println!(
                     "proven lower bound: {} moves (full corners and edge regions of every start each need a move to begin in them; the search from both ends proved {searched})",
                     report.lower_bound,
@@ -185,7 +212,7 @@ pub(crate) fn shortest(
             }
             match best {
                 Some(b) => println!(
-                    "upper bound: {} moves, by the line below (the solver's first line, then a beam over moves for what is left of --timeout, or {UPPER_BOUND_SECS} s)",
+                    "upper bound: {} moves, by the line below (the solver's first line, then a beam over moves, before the proof and for what is left of --timeout after it, or {UPPER_BOUND_SECS} s)",
                     b.moves
                 ),
                 None => println!("no line found for an upper bound (the solver, then a beam over moves for what is left of --timeout, or {UPPER_BOUND_SECS} s)"),

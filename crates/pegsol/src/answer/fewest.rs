@@ -110,6 +110,9 @@ pub struct ShortestAnswer {
     pub backward_levels: Vec<u64>,
     /// Levels completed from the starts and from the finishes.
     pub depths: [u32; 2],
+    /// When the Merson-region bounds pruned the last search: the longest solutions it kept
+    /// every position of (`null`: nothing was pruned).
+    pub pruned_to: Option<u32>,
     /// The order of the symmetry group searched under.
     pub symmetries: usize,
     /// The level tables' peak, in MB.
@@ -166,6 +169,7 @@ impl ShortestAnswer {
             forward_levels: meeting.forward.clone(),
             backward_levels: meeting.backward.clone(),
             depths: [meeting.depths.0, meeting.depths.1],
+            pruned_to: meeting.pruned_to,
             symmetries: meeting.symmetries,
             peak_table_mb: meeting.peak_bytes >> 20,
             millis: report.millis,

@@ -175,6 +175,10 @@ impl<W: Word> Beam<'_, W> {
             let level = levels.last().expect("level 0");
             let mut next: HashMap<Bits<W>, Step<W>, Build> = HashMap::default();
             for (i, step) in level.iter().enumerate() {
+                // A wide level takes seconds: the clock is read within it too.
+                if i % 1024 == 1023 && self.halted() {
+                    return (None, Some(true));
+                }
                 children.clear();
                 self.chains.moves_traced(step.pos, &mut children);
                 for (c, jumps) in children.drain(..) {

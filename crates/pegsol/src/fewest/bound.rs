@@ -22,6 +22,15 @@
 //! `n` regions of at most `n` holes each, so that many are not counted. A position that is not
 //! a finish needs one move besides. The bound therefore never exceeds the true fewest moves.
 //!
+//! **The other way.** The claim read from a start `s` gives a lower bound on the moves *from*
+//! the starts *to* a position `q`: every region full in `s` and not full in `q` saw a move
+//! begin in it between the two, and disjoint regions saw different moves. Where the starts
+//! differ, a region full in every start counts for sure, and of the others (each not full in
+//! `q`) at most as many may be not full in a start `s` as `s` has empty holes, since each holds
+//! one of them; so a packing of `a` sure regions and `b` others proves `a + b - min(b, m)`
+//! moves, `m` the most holes any start leaves empty ([`Origins`]). From every single vacancy
+//! (`m = 1`) that is one less than the regions packed.
+//!
 //! The regions are found once per board (every Merson region of one to three connected holes);
 //! a position's full regions are packed greedily, small ones first, along the hole order one
 //! way and the other, and the better packing is its bound.
@@ -38,7 +47,9 @@ const MAX_REGION: usize = 3;
 #[derive(Clone, Debug)]
 pub struct MoveBound<W: Word = [u64; 4]> {
     /// Every region, small ones first, then along the hole order one way and the other.
-    orders: [Vec<Bits<W>>; 2],
+    orders: Vec<Vec<Bits<W>>>,
+    /// The most regions one order packs on the whole board.
+    ceiling: u32,
 }
 
 impl<W: Word> MoveBound<W> {
@@ -47,21 +58,53 @@ impl<W: Word> MoveBound<W> {
     pub fn new(board: &Board) -> MoveBound<W> {
         let regions = merson_regions(board);
         let by_hole = |r: &[Hole]| r.iter().map(|h| h.index()).min().unwrap_or(0);
-        let order = |reverse: bool| {
+        let order = |reverse: bool, pairs_first: bool| {
             let mut order = regions.clone();
-            // Small regions first (more of them fit), then along the hole order either way.
+            // Small regions first (more of them fit), then along the hole order either way;
+            // or regions of two or more holes first, which one last peg cannot keep full.
             order.sort_by_key(|r| {
                 let at = by_hole(r);
-                (r.len(), if reverse { usize::MAX - at } else { at })
+                (
+                    pairs_first && r.len() == 1,
+                    r.len(),
+                    if reverse { usize::MAX - at } else { at },
+                )
             });
             order
                 .iter()
                 .map(|r| r.iter().fold(Bits::<W>::EMPTY, |s, &h| s.with(h)))
                 .collect()
         };
-        MoveBound {
-            orders: [order(false), order(true)],
+        let orders = vec![
+            order(false, false),
+            order(true, false),
+            order(false, true),
+            order(true, true),
+        ];
+        // No packing holds more regions than the sum, over the holes, of one over the size
+        // of the smallest region holding the hole (a region of `k` holes takes at least
+        // `k` times `1/k`).
+        let mut smallest = vec![usize::MAX; board.hole_count()];
+        for r in &regions {
+            for h in r {
+                smallest[h.index()] = smallest[h.index()].min(r.len());
+            }
         }
+        let share: f64 = smallest
+            .iter()
+            .filter(|&&k| k != usize::MAX)
+            .map(|&k| 1.0 / k as f64)
+            .sum();
+        // Rounded up past a rounding error: a ceiling too high only skips less.
+        let ceiling = (share + 1e-9).floor() as u32;
+        MoveBound { orders, ceiling }
+    }
+
+    /// At least the most regions any packing holds on this board, so neither bound ever
+    /// exceeds it: a search whose slack is at least this can skip computing them.
+    #[must_use]
+    pub fn ceiling(&self) -> u32 {
+        self.ceiling
     }
 
     /// A lower bound on the moves from `position` to `finish` (see the module docs): never
@@ -106,10 +149,70 @@ impl<W: Word> MoveBound<W> {
         best.max(u32::from(!done))
     }
 
+    /// The least of [`MoveBound::moves_needed`] over `starts`: a lower bound on the moves of
+    /// any solution from one of them (0 without starts).
+    #[must_use]
+    pub fn least(&self, starts: &[Bits<W>], finish: &Finish) -> u32 {
+        starts
+            .iter()
+            .map(|&s| self.moves_needed(s, finish))
+            .min()
+            .unwrap_or(0)
+    }
+
+    /// A lower bound on the moves from any of the starts `origins` describes to `position`
+    /// (see the module docs): never above the fewest moves from any start to it.
+    #[must_use]
+    pub fn moves_since(&self, position: Bits<W>, origins: &Origins<W>) -> u32 {
+        self.orders
+            .iter()
+            .map(|order| {
+                let (mut used, mut sure, mut others) = (Bits::<W>::EMPTY, 0u32, 0u32);
+                for &r in order {
+                    if r.is_subset(position) || !r.is_disjoint(used) {
+                        continue;
+                    }
+                    used = used.union(r);
+                    if r.is_subset(origins.common) {
+                        sure += 1;
+                    } else {
+                        others += 1;
+                    }
+                }
+                sure + others - others.min(origins.most_empty)
+            })
+            .max()
+            .unwrap_or(0)
+    }
+
     /// Every region found, each a Merson region (for tests and pictures).
     #[must_use]
     pub fn regions(&self) -> &[Bits<W>] {
         &self.orders[0]
+    }
+}
+
+/// What [`MoveBound::moves_since`] needs to know of the starts: the holes full in every one
+/// of them, and the most holes one of them leaves empty.
+#[derive(Clone, Copy, Debug)]
+pub struct Origins<W: Word = [u64; 4]> {
+    common: Bits<W>,
+    most_empty: u32,
+}
+
+impl<W: Word> Origins<W> {
+    /// The starts' common pegs and most empty holes on `board`.
+    #[must_use]
+    pub fn of(board: &Board, starts: &[Bits<W>]) -> Origins<W> {
+        let holes = board.holes::<W>();
+        Origins {
+            common: starts.iter().fold(holes, |c, &s| c.intersect(s)),
+            most_empty: starts
+                .iter()
+                .map(|&s| holes.minus(s).count())
+                .max()
+                .unwrap_or(0),
+        }
     }
 }
 
@@ -178,12 +281,14 @@ mod tests {
 
     #[test]
     fn corners_and_edge_pairs_of_the_triangles() {
-        // Side 5: 3 corners and one pair on each edge's 3 inner holes; a1 empty breaks a
-        // corner, and the last peg may stay on another corner.
-        assert_eq!(bound("triangle5", "a1", Finish::AnyOne), 4);
-        // Side 11: 3 corners, 4 pairs on each edge's 9 inner holes; one corner may keep the
-        // last peg (c5 is inside).
-        assert!(bound("triangle:11", "c5", Finish::AnyOne) >= 14);
+        // Side 5 with a1 empty: pairs only, which one last peg cannot keep full: {a2,a3} and
+        // {a4,a5} down one edge, {b2,c3} and {d4,e5} down the other, one of the bottom's.
+        // (Corners alone first would give 3 corners less the one a last peg may keep, and 3
+        // pairs: 4.)
+        assert_eq!(bound("triangle5", "a1", Finish::AnyOne), 5);
+        // Side 11: on each edge a corner with its neighbour and four pairs, none of which one
+        // last peg keeps full (c5 is inside).
+        assert!(bound("triangle:11", "c5", Finish::AnyOne) >= 15);
         // The English board: its arms' ends {c1,d1,e1}-like rows and columns.
         assert!(bound("english", "d4", Finish::AnyOne) >= 4);
     }

@@ -67,17 +67,20 @@ use std::time::Instant;
 use crate::problem::{Limits, Problem};
 
 pub use beam::few_moves;
-pub use bound::MoveBound;
+pub use bound::{MoveBound, Origins};
 pub use meet::{
-    fewest_moves_meeting, fewest_moves_meeting_with, single_vacancies, MeetOutcome, MeetProgress,
-    MeetReport, MeetSolution,
+    fewest_moves_meeting, fewest_moves_meeting_with, single_vacancies, Known, MeetOutcome,
+    MeetProgress, MeetReport, MeetSolution,
 };
 pub use moves::{move_bound, move_count, MoveSolution, MovesOutcome, MovesReport};
-pub use shortest::{proof_limits, shortest, ShortestPhase, ShortestReport, UPPER_BOUND_SECS};
+pub use shortest::{
+    proof_limits, shortest, ShortestPhase, ShortestReport, FIRST_LINE, UPPER_BOUND_SECS,
+};
 pub use winning::{fewest_moves_by_winning_set, WinningSet};
 
 /// Finds a solution with the fewest moves within `limits` (time and memory), and proves that
-/// none is shorter by meeting in the middle ([`fewest_moves_meeting`]), on a board of any size.
+/// none is shorter by meeting in the middle ([`fewest_moves_meeting_with`], given the
+/// solver's first solution: only shorter ones are sought), on a board of any size.
 ///
 /// ```
 /// use pegsol::{Board, Problem, fewest::{fewest_moves, MovesOutcome}, Limits};
@@ -110,7 +113,20 @@ pub fn fewest_moves(problem: &Problem, limits: &Limits) -> Result<MovesReport> {
         budget,
         best: Some(best.clone()),
     };
-    let r = fewest_moves_meeting(problem, &rest)?;
+    // The first solution bounds the meeting's search: only shorter ones are sought.
+    let known = MeetSolution {
+        start: problem.start(),
+        jumps: best.jumps.clone(),
+        moves: best.moves,
+        finish: best.finish,
+    };
+    // One search below it: where the regions' bound is far below the fewest (the English
+    // board), deepening by steps would repeat most of the search.
+    let known = Known {
+        line: &known,
+        by_steps: false,
+    };
+    let r = fewest_moves_meeting_with(problem, &rest, Some(known), &|_| {})?;
     match r.outcome {
         MeetOutcome::Optimal(s) => {
             let found = MoveSolution {

@@ -86,14 +86,7 @@ pub fn move_count(jumps: &[Jump]) -> u32 {
 /// Never above the fewest moves of any solution.
 #[must_use]
 pub fn move_bound(problem: &Problem) -> u32 {
-    let bound = MoveBound::<[u64; 4]>::new(problem.board());
-    let finish = problem.finish();
-    problem
-        .starts::<[u64; 4]>()
-        .into_iter()
-        .map(|s| bound.moves_needed(s, &finish))
-        .min()
-        .unwrap_or(0)
+    MoveBound::<[u64; 4]>::new(problem.board()).least(&problem.starts(), &problem.finish())
 }
 
 /// The cheap stages shared by both methods: a refutation or a first solution (the upper

@@ -1,10 +1,11 @@
-//! `shortest`: the fewest moves from any of several starts, proved by the meeting, and when
-//! the proof stops, the best line found for an upper bound; one budget for the whole.
+//! `shortest`: the fewest moves from any of several starts: a line of few moves first (the
+//! beam), then the meeting's proof that none is shorter, pruned by that line's length, and
+//! when the proof stops, the best line found for an upper bound; one budget for the whole.
 
 use std::time::{Duration, Instant};
 
 use super::{few_moves, fewest_moves_meeting_with, move_count, MeetProgress, MeetReport};
-use super::{MeetOutcome, MeetSolution};
+use super::{Known, MeetOutcome, MeetSolution};
 use crate::error::Result;
 use crate::problem::{Limits, Outcome, Problem};
 
@@ -12,9 +13,16 @@ use crate::problem::{Limits, Outcome, Problem};
 /// gives a timeout.
 pub const UPPER_BOUND_SECS: u64 = 60;
 
+/// The most time the first line takes (an eighth of a timeout, if less): the solver's line,
+/// or the beam's where the solver finds none in time. The proof deepens from the regions'
+/// bound up, so the line's length only caps it.
+pub const FIRST_LINE: Duration = Duration::from_secs(1);
+
 /// What [`shortest`] is doing, for a progress display.
 #[derive(Clone, Copy, Debug)]
 pub enum ShortestPhase<'a> {
+    /// A first line of few moves, whose length bounds the proof's search.
+    FirstLine,
     /// The meeting, proving.
     Proof(&'a MeetProgress),
     /// The proof stopped; solving for an upper bound.
@@ -32,9 +40,13 @@ pub struct ShortestReport {
     pub millis: u64,
 }
 
-/// The fewest moves from the problem's starts to its finish. With a timeout, the proof gets
-/// three quarters of it and the line for an upper bound all that is left when the proof
-/// stops, so the whole keeps to `limits`.
+/// The fewest moves from the problem's starts to its finish: a first line (the solver's, else
+/// the beam over moves', within [`FIRST_LINE`] or an eighth of the timeout), then the meeting's
+/// proof, which seeks only
+/// shorter solutions and prunes both sides by the Merson-region bounds
+/// ([`fewest_moves_meeting_with`]). The first line and the proof keep to seven eighths of a
+/// timeout; when the proof stops, a better line for an upper bound is sought with what is
+/// left, so the whole keeps to `limits`.
 ///
 /// # Errors
 ///
@@ -45,7 +57,33 @@ pub fn shortest(
     progress: &(dyn Fn(ShortestPhase<'_>) + Sync),
 ) -> Result<ShortestReport> {
     let began = Instant::now();
-    let meeting = fewest_moves_meeting_with(problem, &proof_limits(limits), &|p| {
+    let left = |share: u32| -> Limits {
+        Limits {
+            timeout: limits.timeout.map(|t| {
+                (t * share / 8)
+                    .saturating_sub(began.elapsed())
+                    .max(Duration::from_millis(1))
+            }),
+            ..limits.clone()
+        }
+    };
+    progress(ShortestPhase::FirstLine);
+    let first_line = FIRST_LINE.min(left(1).timeout.unwrap_or(FIRST_LINE));
+    let first = line(
+        problem,
+        &Limits {
+            timeout: Some(first_line),
+            ..limits.clone()
+        },
+        false,
+    )?;
+    // Deepening by steps: the basic games of the triangles, where the regions' bound leaves
+    // little slack, are cheap to rule out a move at a time.
+    let known = first.as_ref().map(|line| Known {
+        line,
+        by_steps: true,
+    });
+    let meeting = fewest_moves_meeting_with(problem, &left(7), known, &|p| {
         progress(ShortestPhase::Proof(p));
     })?;
     let best = match &meeting.outcome {
@@ -53,14 +91,11 @@ pub fn shortest(
         MeetOutcome::Impossible => None,
         MeetOutcome::Undecided(_) => {
             progress(ShortestPhase::UpperBound);
-            let rest = Limits {
-                timeout: limits.timeout.map(|t| {
-                    t.saturating_sub(began.elapsed())
-                        .max(Duration::from_millis(1))
-                }),
-                ..limits.clone()
-            };
-            upper_bound(problem, &rest)?
+            let better = upper_bound(problem, &left(8))?;
+            match (first, better) {
+                (Some(a), Some(b)) => Some(if b.moves < a.moves { b } else { a }),
+                (a, b) => a.or(b),
+            }
         }
     };
     Ok(ShortestReport {
@@ -70,11 +105,11 @@ pub fn shortest(
     })
 }
 
-/// The proof's share of `limits`: three quarters of its time.
+/// The first line's and the proof's share of `limits`: seven eighths of its time.
 #[must_use]
 pub fn proof_limits(limits: &Limits) -> Limits {
     Limits {
-        timeout: limits.timeout.map(|t| t * 3 / 4),
+        timeout: limits.timeout.map(|t| t * 7 / 8),
         ..limits.clone()
     }
 }
@@ -83,6 +118,13 @@ pub fn proof_limits(limits: &Limits) -> Limits {
 /// first line from the solver (a few starts, at most 5 s each), then the beam over moves for
 /// the rest of `limits`' time, or [`UPPER_BOUND_SECS`] without a timeout.
 fn upper_bound(problem: &Problem, limits: &Limits) -> Result<Option<MeetSolution>> {
+    line(problem, limits, true)
+}
+
+/// The solver's first line from one of the first three starts (at most 5 s each), then,
+/// when `beam` or when it found none, the beam over moves for what is left of `limits`' time
+/// ([`UPPER_BOUND_SECS`] without a timeout); the line with the fewest moves.
+fn line(problem: &Problem, limits: &Limits, beam: bool) -> Result<Option<MeetSolution>> {
     let began = Instant::now();
     let total = limits
         .timeout
@@ -109,13 +151,15 @@ fn upper_bound(problem: &Problem, limits: &Limits) -> Result<Option<MeetSolution
             break;
         }
     }
-    let rest = Limits {
-        timeout: Some(left().max(Duration::from_millis(1))),
-        ..limits.clone()
-    };
-    if let Some(line) = few_moves(problem, &rest)? {
-        if best.as_ref().is_none_or(|b| line.moves < b.moves) {
-            best = Some(line);
+    if beam || best.is_none() {
+        let rest = Limits {
+            timeout: Some(left().max(Duration::from_millis(1))),
+            ..limits.clone()
+        };
+        if let Some(line) = few_moves(problem, &rest)? {
+            if best.as_ref().is_none_or(|b| line.moves < b.moves) {
+                best = Some(line);
+            }
         }
     }
     Ok(best)

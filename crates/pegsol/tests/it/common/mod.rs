@@ -210,6 +210,44 @@ impl Oracle {
         out
     }
 
+    /// The fewest moves from any of `starts` to every position reachable from them: a
+    /// shortest-path search over (position, hole the last jump landed on), where a jump from
+    /// that hole is free and any other begins a move.
+    pub fn fewest_moves_to_each(&self, starts: &[u64]) -> HashMap<u64, u32> {
+        let mut best: HashMap<(u64, u64), u32> = HashMap::new();
+        let mut queue: std::collections::VecDeque<(u64, u64, u32)> =
+            starts.iter().map(|&s| (s, 0, 0)).collect();
+        for &s in starts {
+            best.insert((s, 0), 0);
+        }
+        while let Some((p, last, d)) = queue.pop_front() {
+            if best.get(&(p, last)).is_some_and(|&b| b < d) {
+                continue;
+            }
+            for &(a, b, t) in &self.jumps {
+                if p & a != 0 && p & b != 0 && p & t == 0 {
+                    let free = a == last;
+                    let e = d + u32::from(!free);
+                    let key = (p ^ a ^ b ^ t, t);
+                    if best.get(&key).is_none_or(|&b| e < b) {
+                        best.insert(key, e);
+                        if free {
+                            queue.push_front((key.0, t, e));
+                        } else {
+                            queue.push_back((key.0, t, e));
+                        }
+                    }
+                }
+            }
+        }
+        let mut out: HashMap<u64, u32> = HashMap::new();
+        for ((p, _), d) in best {
+            let e = out.entry(p).or_insert(d);
+            *e = (*e).min(d);
+        }
+        out
+    }
+
     /// The fewest moves from `p` when the peg that last landed on `last` (a bit; 0 for none)
     /// may go on jumping without starting a move.
     fn moves_from(

@@ -1,246 +1,25 @@
-//! Fewest moves by meeting in the middle: breadth first by moves from the starts, and by moves
-//! of the reverse game from the finishes, until the two searches meet.
-//!
-//! # Method
-//!
-//! A move is a chain of jumps by one peg, so the positions one move away are the ends of every
-//! chain (every prefix counts: a peg may stop anywhere). `F(a)` is the set of positions first
-//! reached in `a` moves from any start; `B(b)` the set of positions from which some finish is
-//! first reachable in `b` moves, found by undoing chains from the finishes (an undone jump puts
-//! the jumped peg back). Both are kept up to the symmetries that map the starts onto themselves
-//! and the finishes onto themselves.
-//!
-//! The invariant is that no position lies in both `F(<= a)` and `B(<= b)`: a solution of `m`
-//! moves passes, after `min(a, m)` moves, through a position of `F(<= a)` that is at most
-//! `m - a` moves from a finish, so `m > a + b`. Each step grows the side that is cheaper to grow
-//! (frontier size times the time per position measured on that side) and checks every new
-//! position against the other side; the first contact gives a solution of exactly `a + b + 1`
-//! moves, and it is the fewest. When a frontier runs dry first, the finishes cannot be reached.
-//!
-//! Unlike [`fewest_moves_by_winning_set`](crate::fewest::fewest_moves_by_winning_set), which
-//! searches the whole winning set of one problem, this never looks further than half a solution from either end, and many
-//! starts and finishes make one search: the *basic game* of a board (every start with one hole
-//! empty, every finish with one peg) is a single run. When a budget runs out, `a + b + 1` is
-//! still a proven lower bound.
-//!
-//! The solution is rebuilt from the level tables (walking back to a start through `F`, forward
-//! to a finish through `B`), replayed by the independent checker and its moves recounted.
+//! One search of the meeting: the two sides' level tables and frontiers, a level grown
+//! in parallel under the time and memory budgets, pruning by the bounds, and a contact
+//! rebuilt into a solution.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Instant;
 
 use rayon::prelude::*;
 
-use super::bound::MoveBound;
-use super::chains::{Chains, Scratch, Way};
-use super::moves::move_count;
-use crate::bitset::{Bits, Pegs, Word};
-use crate::board::Board;
+use super::report::{MeetOutcome, MeetProgress, MeetReport, MeetSolution};
+use crate::bitset::{Bits, Word};
 use crate::error::{Error, Result};
+use crate::fewest::bound::{MoveBound, Origins};
+use crate::fewest::chains::{Chains, Scratch, Way};
 use crate::jumps::Jump;
-use crate::problem::{Budget, Limits, Problem};
-use crate::replay::replay;
+use crate::problem::{Budget, Finish, Limits};
 use crate::stop;
 use crate::symmetry::Canonicalizer;
 use crate::table::{Full, KeyMap};
-use crate::width::with_width;
-
-/// A solution found by [`fewest_moves_meeting`], with the start it begins from.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MeetSolution {
-    /// The starting position (one of the starts asked for).
-    pub start: Pegs,
-    /// The jumps in order.
-    pub jumps: Vec<Jump>,
-    /// Moves: jumps not continuing the previous jump's peg.
-    pub moves: u32,
-    /// The final position (one of the finishes).
-    pub finish: Pegs,
-}
-
-/// The answer of [`fewest_moves_meeting`].
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum MeetOutcome {
-    /// A solution with the fewest moves over every start and finish; none has fewer.
-    Optimal(MeetSolution),
-    /// No start reaches any finish (both searches were exhausted).
-    Impossible,
-    /// A budget ran out; the report's lower bound still holds.
-    Undecided(Budget),
-}
-
-/// An outcome with the evidence for it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MeetReport {
-    /// The answer.
-    pub outcome: MeetOutcome,
-    /// Proven: every solution needs at least this many moves (the optimum when solved).
-    pub lower_bound: u32,
-    /// Positions up to symmetry first reached in `k` moves from the starts, per completed
-    /// level `k`.
-    pub forward: Vec<u64>,
-    /// Positions up to symmetry first able to reach a finish in `k` moves, per `k`.
-    pub backward: Vec<u64>,
-    /// Levels completed on each side, `(a, b)`: no position within `a` moves of a start is
-    /// within `b` moves of a finish, so `lower_bound = a + b + 1` (unless a start is a finish).
-    pub depths: (u32, u32),
-    /// Order of the symmetry group used.
-    pub symmetries: usize,
-    /// Most bytes the level tables and frontiers held.
-    pub peak_bytes: usize,
-    /// Wall-clock milliseconds.
-    pub millis: u64,
-}
-
-/// Where a meeting search stands, reported after every chunk of a level.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct MeetProgress {
-    /// Levels completed from the starts and from the finishes.
-    pub depths: (u32, u32),
-    /// Whether the level being grown is on the starts' side.
-    pub growing_forward: bool,
-    /// Positions of the frontier expanded so far, and in all.
-    pub done: u64,
-    /// Positions of the frontier in all.
-    pub frontier: u64,
-    /// Bytes the level tables hold.
-    pub table_bytes: usize,
-}
-
-/// Every position of `board` with exactly one hole empty: the starts of its basic game.
-#[must_use]
-pub fn single_vacancies<W: Word>(board: &Board) -> Vec<Bits<W>> {
-    board
-        .each_hole()
-        .map(|h| board.holes().without(h))
-        .collect()
-}
-
-/// The starts and finishes a meeting searches between: the finishes of a start's own
-/// position class (a jump keeps the class, so no other can be reached), and the starts that
-/// have one; sorted, without repeats.
-pub(super) fn ends_of(problem: &Problem) -> (Vec<Pegs>, Vec<Pegs>) {
-    let classes = problem.board().classes();
-    let mut starts: Vec<Pegs> = problem.starts();
-    let mut targets: Vec<Pegs> = problem.targets();
-    let start_classes: Vec<_> = starts.iter().map(|&s| classes.class_of(s)).collect();
-    targets.retain(|&t| start_classes.contains(&classes.class_of(t)));
-    starts.retain(|&s| {
-        targets
-            .iter()
-            .any(|&t| classes.class_of(t) == classes.class_of(s))
-    });
-    for list in [&mut starts, &mut targets] {
-        list.sort_unstable();
-        list.dedup();
-    }
-    (starts, targets)
-}
-
-/// The symmetries of `board` that map the starts onto themselves and the finishes onto
-/// themselves: the group both ends of a search by moves are kept up to.
-pub(super) fn group_of_ends(board: &Board, starts: &[Pegs], targets: &[Pegs]) -> Vec<usize> {
-    let sym = board.symmetries();
-    let keeps_targets = sym.stabilizer(targets);
-    let mut group = sym.stabilizer(starts);
-    group.retain(|g| keeps_targets.contains(g));
-    group
-}
-
-/// The fewest moves from any of the problem's starts to its finish, proved by meeting in the
-/// middle, on a board of any size (positions of the fewest words that hold it).
-/// With every single vacancy as the starts and `Finish::AnyOne` this is the shortest
-/// solution of the board's basic game (OEIS A127500 on triangles).
-///
-/// `F(a)` holds the positions first reached in `a` moves from a start (a move ends wherever its
-/// peg may stop), `B(b)` those first able to reach a finish in `b` moves (found by undoing
-/// chains from the finishes), both up to the symmetries that keep the starts and the finishes.
-/// The invariant is that no position is in both `F(<= a)` and `B(<= b)`, which proves every
-/// solution longer than `a + b` moves. Each step grows the side that is cheaper to grow and
-/// checks its new positions against the other side; the first contact is a solution of
-/// exactly `a + b + 1` moves. When one side's next level does not fit the memory budget, the
-/// other side goes on alone (raising the bound) until it does not fit either. A start can
-/// only reach finishes of its own position class, so the others are dropped first. The
-/// solution is rebuilt from the level tables, replayed by the independent checker and its
-/// moves recounted.
-///
-/// ```
-/// use pegsol::{Board, Finish, Limits, Problem};
-/// use pegsol::fewest::{fewest_moves_meeting, single_vacancies, MeetOutcome};
-/// let board = Board::builtin("triangle5").unwrap();
-/// let basic = Problem::with_starts(&board, single_vacancies(&board), Finish::AnyOne).unwrap();
-/// let report = fewest_moves_meeting(&basic, &Limits::default()).unwrap();
-/// let MeetOutcome::Optimal(s) = report.outcome else { panic!() };
-/// assert_eq!((s.moves, report.lower_bound), (9, 9));
-/// ```
-///
-/// # Errors
-///
-/// A solution that fails its independent check (a bug, [`Error::Internal`]).
-pub fn fewest_moves_meeting(problem: &Problem, limits: &Limits) -> Result<MeetReport> {
-    fewest_moves_meeting_with(problem, limits, &|_| {})
-}
-
-/// [`fewest_moves_meeting`], calling `progress` after every chunk of every level.
-///
-/// # Errors
-///
-/// As for [`fewest_moves_meeting`].
-pub fn fewest_moves_meeting_with(
-    problem: &Problem,
-    limits: &Limits,
-    progress: &(dyn Fn(&MeetProgress) + Sync),
-) -> Result<MeetReport> {
-    meeting(problem, limits, progress, LEAST_ALLOWANCE)
-}
 
 /// The least time a level is allowed while both sides may grow, in nanoseconds.
-const LEAST_ALLOWANCE: f64 = 250e6;
-
-/// [`fewest_moves_meeting_with`] with the least allowance of a level given (the tests make
-/// it zero, so that levels are withdrawn and regrown often).
-fn meeting(
-    problem: &Problem,
-    limits: &Limits,
-    progress: &(dyn Fn(&MeetProgress) + Sync),
-    least_allowance: f64,
-) -> Result<MeetReport> {
-    let began = Instant::now();
-    let board = problem.board();
-    let (starts, targets) = ends_of(problem);
-    let group = group_of_ends(board, &starts, &targets);
-    let sym = board.symmetries();
-    let mut report = with_width!(board, W => {
-        let narrow = |list: &[Pegs]| list.iter().map(|s| s.resize()).collect::<Vec<Bits<W>>>();
-        let (starts, targets) = (narrow(&starts), narrow(&targets));
-        let chains = Chains::new(board, &starts, &targets);
-        let mut meet = Meet::new(chains, sym.canonicalizer(&group), limits, began, progress);
-        meet.least_allowance = least_allowance;
-        meet.run(&starts, &targets)?
-    });
-    report.symmetries = group.len();
-    if matches!(report.outcome, MeetOutcome::Undecided(_)) {
-        // The starts' Merson regions may prove more than the levels the budget allowed.
-        let bound = MoveBound::<[u64; 4]>::new(board);
-        let finish = problem.finish();
-        let least = starts.iter().map(|&s| bound.moves_needed(s, &finish)).min();
-        report.lower_bound = report.lower_bound.max(least.unwrap_or(0));
-    }
-    report.millis = began.elapsed().as_millis() as u64;
-    if let MeetOutcome::Optimal(s) = &report.outcome {
-        // The independent check: replay, land on a finish, recount the moves.
-        let end = replay(board, s.start, &s.jumps)?;
-        let ok = end == s.finish
-            && targets.contains(&end)
-            && starts.contains(&s.start)
-            && move_count(&s.jumps) == s.moves
-            && s.moves == report.lower_bound;
-        if !ok {
-            return Err(Error::Internal("a shortest solution failed its replay"));
-        }
-    }
-    Ok(report)
-}
+pub(super) const LEAST_ALLOWANCE: f64 = 250e6;
 
 /// Parents per chunk: enough for both cores, small enough to bound the children buffered.
 const CHUNK: usize = 1 << 14;
@@ -345,27 +124,71 @@ enum Stop<W: Word> {
     Met(Contact<W>),
 }
 
-struct Meet<'p, W: Word> {
+/// What the sides keep when only solutions of at most `cap` moves are sought (a line of
+/// `cap + 1` is known): a position `d` moves from a start whose bound to the finish
+/// ([`MoveBound::moves_needed`]) passes `cap - d` lies on no such solution, nor does one `d`
+/// moves from a finish whose bound from the starts ([`MoveBound::moves_since`]) passes it. A
+/// position on a solution of `m <= cap` moves, `d` moves from one end along it, is first
+/// reached at a depth of at most `d` and is bounded by at most `m - d`, so it is kept, and so
+/// is every position before it on its side: the sides hold every such solution.
+pub(super) struct Prune<W: Word> {
+    pub(super) bound: MoveBound<W>,
+    pub(super) origins: Origins<W>,
+    pub(super) finish: Finish,
+    pub(super) cap: u32,
+    /// The longest solution sought: `cap`, or `cap + 1` on a deepening step (none of at most
+    /// `cap + 1` moves is lost before every one of at most `cap` is ruled out, so a contact at
+    /// `cap + 1` is then the fewest).
+    pub(super) seek: u32,
+}
+
+impl<W: Word> Prune<W> {
+    #[inline]
+    fn keeps(&self, way: Way, depth: u8, c: Bits<W>) -> bool {
+        let depth = u32::from(depth);
+        // Neither bound exceeds the ceiling: where that fits, nothing needs computing.
+        if depth + self.bound.ceiling() <= self.cap {
+            return true;
+        }
+        let rest = match way {
+            Way::Forward => self.bound.moves_needed(c, &self.finish),
+            Way::Backward => self.bound.moves_since(c, &self.origins),
+        };
+        depth + rest <= self.cap
+    }
+}
+
+pub(super) struct Meet<'p, W: Word> {
+    pub(super) prune: Option<Prune<W>>,
+    /// Proven before this search began (by the regions, or by earlier searches).
+    pub(super) proven: u32,
+    /// New children kept and pruned, to judge whether the bound is worth its cost.
+    pub(super) kept: u64,
+    pub(super) pruned: u64,
     progress: &'p (dyn Fn(&MeetProgress) + Sync),
-    chains: Chains<W>,
-    canon: Canonicalizer<W>,
+    chains: &'p Chains<W>,
+    canon: &'p Canonicalizer<W>,
     max_memory: usize,
     /// The budget's deadline and cancel flag.
     halt: stop::Stop<'p>,
     peak: usize,
     /// Nanoseconds a level is allowed at least while both sides may grow.
-    least_allowance: f64,
+    pub(super) least_allowance: f64,
 }
 
 impl<'p, W: Word> Meet<'p, W> {
-    fn new(
-        chains: Chains<W>,
-        canon: Canonicalizer<W>,
+    pub(super) fn new(
+        chains: &'p Chains<W>,
+        canon: &'p Canonicalizer<W>,
         limits: &'p Limits,
         began: Instant,
         progress: &'p (dyn Fn(&MeetProgress) + Sync),
     ) -> Meet<'p, W> {
         Meet {
+            prune: None,
+            proven: 0,
+            kept: 0,
+            pruned: 0,
             progress,
             chains,
             canon,
@@ -383,17 +206,26 @@ impl<'p, W: Word> Meet<'p, W> {
     fn report(&self, outcome: MeetOutcome, fwd: &Side<W>, back: &Side<W>) -> MeetReport {
         MeetReport {
             outcome,
-            lower_bound: u32::from(fwd.depth) + u32::from(back.depth) + 1,
+            lower_bound: self
+                .proven
+                .max(self.within(u32::from(fwd.depth) + u32::from(back.depth)) + 1),
             forward: fwd.sizes.clone(),
             backward: back.sizes.clone(),
             depths: (u32::from(fwd.depth), u32::from(back.depth)),
+            pruned_to: self.prune.as_ref().map(|p| p.cap),
             symmetries: 0,
             peak_bytes: self.peak,
             millis: 0,
         }
     }
 
-    fn run(mut self, starts: &[Bits<W>], targets: &[Bits<W>]) -> Result<MeetReport> {
+    /// The longest solutions ruled out once the sides' depths sum to `total`: all of them, or
+    /// with pruning, those of at most `cap` moves (longer ones may have lost positions).
+    fn within(&self, total: u32) -> u32 {
+        self.prune.as_ref().map_or(total, |p| total.min(p.cap))
+    }
+
+    pub(super) fn run(&mut self, starts: &[Bits<W>], targets: &[Bits<W>]) -> Result<MeetReport> {
         let mut fwd = self.side(Way::Forward, starts);
         let mut back = self.side(Way::Backward, targets);
         if let Some(&x) = starts
@@ -415,6 +247,14 @@ impl<'p, W: Word> Meet<'p, W> {
         // raise the lower bound) until it does not fit either.
         let mut blocked = (false, false);
         loop {
+            if let Some(prune) = &self.prune {
+                if u32::from(fwd.depth) + u32::from(back.depth) >= prune.seek {
+                    // Every solution sought would have met by now: none has at most `cap`
+                    // moves (the caller goes on).
+                    return Ok(self.report(MeetOutcome::Impossible, &fwd, &back));
+                }
+            }
+            // Run dry: no finish is reachable (with pruning, none within the cap).
             if fwd.frontier.is_empty() || back.frontier.is_empty() {
                 return Ok(self.report(MeetOutcome::Impossible, &fwd, &back));
             }
@@ -536,6 +376,7 @@ impl<'p, W: Word> Meet<'p, W> {
             }
             let this = &*self;
             let own = &side.table;
+            let way = side.way;
             // Each thread's children and chain buffers may take a share of what is left;
             // past it the level cannot fit. (One parent can have billions of children:
             // undoing chains of jumps from a single peg on a 45-hole triangle.)
@@ -547,14 +388,15 @@ impl<'p, W: Word> Meet<'p, W> {
             let over = AtomicBool::new(false);
             let late = AtomicBool::new(false);
             let done = AtomicUsize::new(0);
-            type Part<W> = (Vec<Bits<W>>, Option<Contact<W>>, Scratch<W>, u32);
-            // Per thread: its new children, a contact if one was met, the bytes of its buffers.
-            type Done<W> = (Vec<Bits<W>>, Option<Contact<W>>, usize);
+            type Part<W> = (Vec<Bits<W>>, Option<Contact<W>>, Scratch<W>, u32, u64);
+            // Per thread: its new children, a contact if one was met, the bytes of its
+            // buffers, the new children pruned.
+            type Done<W> = (Vec<Bits<W>>, Option<Contact<W>>, usize, u64);
             let parts: Vec<Done<W>> = chunk
                 .par_iter()
                 .fold(
-                    || (Vec::new(), None, Scratch::default(), 0),
-                    |(mut out, mut hit, mut scratch, mut seen): Part<W>, &p| {
+                    || (Vec::new(), None, Scratch::default(), 0, 0),
+                    |(mut out, mut hit, mut scratch, mut seen, mut pruned): Part<W>, &p| {
                         let stopped =
                             || over.load(Ordering::Relaxed) || late.load(Ordering::Relaxed);
                         if hit.is_none() && !stopped() {
@@ -575,7 +417,12 @@ impl<'p, W: Word> Meet<'p, W> {
                                     });
                                     return true;
                                 }
-                                if own.get(c).is_none() {
+                                if own.get(c).is_some() {
+                                    return false;
+                                }
+                                if this.prune.as_ref().is_some_and(|x| !x.keeps(way, depth, c)) {
+                                    pruned += 1;
+                                } else {
                                     out.push(c);
                                     if out.len().is_multiple_of(4096)
                                         && out.capacity() * key > share
@@ -593,10 +440,10 @@ impl<'p, W: Word> Meet<'p, W> {
                                 over.store(true, Ordering::Relaxed);
                             }
                         }
-                        (out, hit, scratch, seen)
+                        (out, hit, scratch, seen, pruned)
                     },
                 )
-                .map(|(out, hit, scratch, _)| (out, hit, scratch.bytes()))
+                .map(|(out, hit, scratch, _, pruned)| (out, hit, scratch.bytes(), pruned))
                 .collect();
             finished += done.load(Ordering::Relaxed);
             if late.load(Ordering::Relaxed) {
@@ -613,12 +460,14 @@ impl<'p, W: Word> Meet<'p, W> {
             }
             // Capacities, not lengths: a vector holds up to twice what it uses.
             let buffered: usize = parts.iter().map(|p| p.0.capacity() * key + p.2).sum();
+            self.kept += parts.iter().map(|p| p.0.len() as u64).sum::<u64>();
+            self.pruned += parts.iter().map(|p| p.3).sum::<u64>();
             let room = self
                 .max_memory
                 .saturating_sub(other.table.bytes() + other.frontier.len() * key)
                 .saturating_sub((frontier.len() + next.len()) * key + buffered);
             side.table.depth.limit(room);
-            for (out, _, _) in parts {
+            for (out, _, _, _) in parts {
                 for (k, c) in out.into_iter().enumerate() {
                     // Tens of millions of children may come from one chunk, and the table
                     // grows while they go in: the clock is read here too.
@@ -653,6 +502,7 @@ impl<'p, W: Word> Meet<'p, W> {
                 done: (i * CHUNK + chunk.len()) as u64,
                 frontier: frontier.len() as u64,
                 table_bytes: side.table.bytes() + other.table.bytes(),
+                lower_bound: self.proven.max(self.within(mine + theirs) + 1),
             });
         }
         // The first levels (a handful of starts or single pegs) say little about the cost per
@@ -742,149 +592,5 @@ impl<'p, W: Word> Meet<'p, W> {
             moves,
             finish: p.resize(),
         })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::fewest::{fewest_moves_by_winning_set, MovesOutcome};
-    use crate::problem::Finish;
-
-    fn meeting(name: &str, starts: &[Bits], finish: Finish) -> MeetReport {
-        let board = Board::builtin(name).unwrap();
-        let problem =
-            Problem::with_starts(board, starts.iter().map(|s| s.resize()).collect(), finish)
-                .unwrap();
-        fewest_moves_meeting(&problem, &Limits::default()).unwrap()
-    }
-
-    /// The winning-set method and the meeting agree on every single problem of small boards.
-    #[test]
-    fn agrees_with_the_winning_set_method() {
-        let diagonal = Board::parse("d", "lattice: diagonal\nooooo\nooooo\nooooo\n").unwrap();
-        let boards =
-            ["triangle4", "triangle5", "rect:3x4", "rect:4x4"].map(|n| Board::builtin(n).unwrap());
-        for board in boards.iter().chain([&diagonal]) {
-            let name = board.name();
-            for e in board.each_hole() {
-                let start = board.holes().without(e);
-                for finish in [Finish::AnyOne, Finish::Holes(e.bit())] {
-                    let problem = Problem::new(board, start, finish).unwrap();
-                    let exhaustive = match fewest_moves_by_winning_set(&problem, &Limits::default())
-                        .unwrap()
-                        .outcome
-                    {
-                        MovesOutcome::Optimal(s) => Some(s.moves),
-                        MovesOutcome::Impossible(_) => None,
-                        other => panic!("{other:?}"),
-                    };
-                    let r = fewest_moves_meeting(&problem, &Limits::default()).unwrap();
-                    // With no least allowance, a level that takes four times the other
-                    // side's expected cost is withdrawn and grown again later: the same
-                    // answer.
-                    let hurried =
-                        super::meeting(&problem, &Limits::default(), &|_| {}, 0.0).unwrap();
-                    let moves = |o: &MeetOutcome| match o {
-                        MeetOutcome::Optimal(s) => Some(s.moves),
-                        _ => None,
-                    };
-                    assert_eq!(
-                        (
-                            moves(&hurried.outcome),
-                            hurried.outcome == MeetOutcome::Impossible
-                        ),
-                        (moves(&r.outcome), r.outcome == MeetOutcome::Impossible),
-                        "{name} {e:?} {finish:?}"
-                    );
-                    let got = match r.outcome {
-                        MeetOutcome::Optimal(s) => {
-                            assert_eq!(s.start, start.resize());
-                            Some(s.moves)
-                        }
-                        MeetOutcome::Impossible => None,
-                        MeetOutcome::Undecided(b) => panic!("{b:?}"),
-                    };
-                    assert_eq!(got, exhaustive, "{name} {e:?} {finish:?}");
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn basic_game_of_small_triangles() {
-        for (name, moves) in [("triangle4", 5), ("triangle5", 9), ("triangle6", 9)] {
-            let board = Board::builtin(name).unwrap();
-            let r = meeting(name, &single_vacancies(&board), Finish::AnyOne);
-            let MeetOutcome::Optimal(s) = r.outcome else {
-                panic!("{name}: {:?}", r.outcome)
-            };
-            assert_eq!((s.moves, r.lower_bound), (moves, moves), "{name}");
-            assert_eq!(s.start.count() + 1, board.hole_count() as u32);
-            assert_eq!(s.finish.count(), 1);
-            assert_eq!(r.symmetries, 6);
-        }
-    }
-
-    /// Undoing chains of jumps from one peg on the 45-hole triangle gives billions of
-    /// positions from a single parent: the buffer of children honours the budget and the
-    /// search stops undecided (it once grew past 23 GB under a 16 GB budget).
-    #[test]
-    fn one_parent_with_too_many_children_stops_within_the_budget() {
-        let board = Board::builtin("triangle:9").unwrap();
-        let limits = Limits {
-            max_memory: 64 << 20,
-            ..Limits::default()
-        };
-        let basic = Problem::with_starts(&board, single_vacancies(&board), Finish::AnyOne).unwrap();
-        let r = fewest_moves_meeting(&basic, &limits).unwrap();
-        assert_eq!(r.outcome, MeetOutcome::Undecided(Budget::Memory));
-        assert!(r.lower_bound >= 1, "{}", r.lower_bound);
-    }
-
-    #[test]
-    fn a_budget_leaves_a_proven_lower_bound() {
-        let board = Board::builtin("triangle7").unwrap();
-        let limits = Limits {
-            max_memory: 1 << 20,
-            ..Limits::default()
-        };
-        let basic = Problem::with_starts(&board, single_vacancies(&board), Finish::AnyOne).unwrap();
-        let r = fewest_moves_meeting(&basic, &limits).unwrap();
-        assert_eq!(r.outcome, MeetOutcome::Undecided(Budget::Memory));
-        assert!(
-            r.lower_bound >= 2 && r.lower_bound <= 12,
-            "{}",
-            r.lower_bound
-        );
-    }
-
-    #[test]
-    fn impossible_problems_are_exhausted() {
-        let board = Board::builtin("triangle4").unwrap();
-        // A corner vacancy cannot finish in the opposite corner's class... check with the
-        // exhaustive method's verdict rather than assume which.
-        let start = board.holes().without(board.hole("a1").unwrap());
-        for h in board.each_hole() {
-            let finish = Finish::Holes(h.bit());
-            let problem = Problem::new(&board, start, finish).unwrap();
-            let impossible = matches!(
-                fewest_moves_by_winning_set(&problem, &Limits::default())
-                    .unwrap()
-                    .outcome,
-                MovesOutcome::Impossible(_)
-            );
-            let r = meeting("triangle4", &[start.resize()], finish);
-            assert_eq!(r.outcome == MeetOutcome::Impossible, impossible, "{h:?}");
-        }
-    }
-
-    #[test]
-    fn rejects_no_starts() {
-        let board = Board::builtin("triangle5").unwrap();
-        assert!(matches!(
-            Problem::with_starts(board, Vec::new(), Finish::AnyOne),
-            Err(Error::NoStarts)
-        ));
     }
 }
