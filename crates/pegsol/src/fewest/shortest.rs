@@ -44,7 +44,7 @@ pub struct ShortestReport {
 /// the beam over moves', within [`FIRST_LINE`] or an eighth of the timeout), then the meeting's
 /// proof, which seeks only
 /// shorter solutions and prunes both sides by the Merson-region bounds
-/// ([`fewest_moves_meeting_with`]). The first line and the proof keep to seven eighths of a
+/// ([`fewest_moves_meeting_with`]). The first line and the proof keep to three quarters of a
 /// timeout; when the proof stops, a better line for an upper bound is sought with what is
 /// left, so the whole keeps to `limits`.
 ///
@@ -83,7 +83,7 @@ pub fn shortest(
         line,
         by_steps: true,
     });
-    let meeting = fewest_moves_meeting_with(problem, &left(7), known, &|p| {
+    let meeting = fewest_moves_meeting_with(problem, &left(6), known, &|p| {
         progress(ShortestPhase::Proof(p));
     })?;
     let best = match &meeting.outcome {
@@ -105,11 +105,11 @@ pub fn shortest(
     })
 }
 
-/// The first line's and the proof's share of `limits`: seven eighths of its time.
+/// The first line's and the proof's share of `limits`: three quarters of its time, as before the first line.
 #[must_use]
 pub fn proof_limits(limits: &Limits) -> Limits {
     Limits {
-        timeout: limits.timeout.map(|t| t * 7 / 8),
+        timeout: limits.timeout.map(|t| t * 3 / 4),
         ..limits.clone()
     }
 }
