@@ -203,7 +203,9 @@ fn meeting(
             let (starts, targets) = (narrow(&starts), narrow(&targets));
             let chains = Chains::new(board, &starts, &targets);
             let canon = sym.canonicalizer(&group);
-            let search = |prune: Option<Prune<W>>, proven: u32| {
+            // Built once for every search of the deepening.
+            let (bound, origins) = (MoveBound::new(board), Origins::of(board, &starts));
+            let search = |prune: Option<Prune<'_, W>>, proven: u32| {
                 let mut meet = Meet::new(&chains, &canon, limits, began, progress);
                 meet.least_allowance = least_allowance;
                 meet.prune = prune;
@@ -215,8 +217,8 @@ fn meeting(
                 None => search(None, least)?.0,
                 Some(k) => deepen(k, least, by_steps, &|cap, seek, proven| {
                     let prune = Prune {
-                        bound: MoveBound::new(board),
-                        origins: Origins::of(board, &starts),
+                        bound: &bound,
+                        origins: &origins,
                         finish,
                         cap,
                         seek,

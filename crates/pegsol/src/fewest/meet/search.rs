@@ -131,9 +131,9 @@ enum Stop<W: Word> {
 /// position on a solution of `m <= cap` moves, `d` moves from one end along it, is first
 /// reached at a depth of at most `d` and is bounded by at most `m - d`, so it is kept, and so
 /// is every position before it on its side: the sides hold every such solution.
-pub(super) struct Prune<W: Word> {
-    pub(super) bound: MoveBound<W>,
-    pub(super) origins: Origins<W>,
+pub(super) struct Prune<'p, W: Word> {
+    pub(super) bound: &'p MoveBound<W>,
+    pub(super) origins: &'p Origins<W>,
     pub(super) finish: Finish,
     pub(super) cap: u32,
     /// The longest solution sought: `cap`, or `cap + 1` on a deepening step (none of at most
@@ -142,7 +142,7 @@ pub(super) struct Prune<W: Word> {
     pub(super) seek: u32,
 }
 
-impl<W: Word> Prune<W> {
+impl<W: Word> Prune<'_, W> {
     #[inline]
     fn keeps(&self, way: Way, depth: u8, c: Bits<W>) -> bool {
         let depth = u32::from(depth);
@@ -152,14 +152,14 @@ impl<W: Word> Prune<W> {
         }
         let rest = match way {
             Way::Forward => self.bound.moves_needed(c, &self.finish),
-            Way::Backward => self.bound.moves_since(c, &self.origins),
+            Way::Backward => self.bound.moves_since(c, self.origins),
         };
         depth + rest <= self.cap
     }
 }
 
 pub(super) struct Meet<'p, W: Word> {
-    pub(super) prune: Option<Prune<W>>,
+    pub(super) prune: Option<Prune<'p, W>>,
     /// Proven before this search began (by the regions, or by earlier searches).
     pub(super) proven: u32,
     /// New children kept and pruned, to judge whether the bound is worth its cost.
