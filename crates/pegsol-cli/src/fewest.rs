@@ -59,7 +59,7 @@ pub(crate) fn fewest(
                 plural(b, "move"),
             ),
             None => println!(
-                "fewest moves: {} ({} jumps), proven optimal (full corners and edge regions: each needs a move to begin in it)",
+                "fewest moves: {} ({} jumps), proven optimal: every full Merson region (a corner, an edge pair, a hexagon) needs a move to begin in it",
                 s.moves,
                 s.jumps.len(),
             ),
@@ -76,7 +76,7 @@ pub(crate) fn fewest(
             println!("{}", undecided_text(*b, &limits));
             match best {
                 Some(s) => println!(
-                    "best found: {} moves; proven lower bound: {} moves (full corners and edge regions, and the levels searched from both ends)",
+                    "best found: {} moves; proven lower bound: {} moves (full Merson regions: corners, edge pairs, hexagons; and the levels searched from both ends)",
                     s.moves, report.lower_bound
                 ),
                 None => println!("no solution found; proven lower bound: {} moves", report.lower_bound),
@@ -164,7 +164,7 @@ pub(crate) fn shortest(
             let (a, b) = report.depths;
             match report.pruned_to {
                 _ if (a, b) == (0, 0) && s.moves > 0 => println!(
-                    "{} moves ({} jumps), proven optimal: the full corners and edge regions of every start each need a move to begin in them",
+                    "{} moves ({} jumps), proven optimal: the full Merson regions (corners, edge pairs, hexagons) of every start each need a move to begin in them",
                     s.moves,
                     s.jumps.len()
                 ),
@@ -176,7 +176,7 @@ pub(crate) fn shortest(
                     plural(b, "move")
                 ),
                 Some(cap) => println!(
-                    "{} moves ({} jumps), proven optimal: no solution has {} or fewer (searched from both ends, {} from a start and {} from a finish, keeping only positions whose corners and edge regions leave room for a solution of {cap})",
+                    "{} moves ({} jumps), proven optimal: no solution has {} or fewer (searched from both ends, {} from a start and {} from a finish, keeping only positions whose Merson regions leave room for a solution of {cap})",
                     s.moves,
                     s.jumps.len(),
                     plural(s.moves - 1, "move"),
@@ -193,13 +193,13 @@ pub(crate) fn shortest(
             let searched = report.depths.0 + report.depths.1 + 1;
             if report.pruned_to.is_some() {
                 println!(
-                    "proven lower bound: {} moves (searches from both ends, keeping only positions whose corners and edge regions leave room for a shorter line than the one below, found none of {} or fewer)",
+                    "proven lower bound: {} moves (searches from both ends, keeping only positions whose Merson regions leave room for a shorter line than the one below, found none of {} or fewer)",
                     report.lower_bound,
                     report.lower_bound.saturating_sub(1)
                 );
             } else if report.lower_bound > searched {
                 println!(
-                    "proven lower bound: {} moves (full corners and edge regions of every start each need a move to begin in them; the search from both ends proved {searched})",
+                    "proven lower bound: {} moves (full Merson regions of every start, corners, edge pairs and hexagons, each need a move to begin in them; the search from both ends proved {searched})",
                     report.lower_bound,
                 );
             } else {

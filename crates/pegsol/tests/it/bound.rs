@@ -36,7 +36,14 @@ fn the_move_bound_never_exceeds_the_fewest_moves() {
     }
     // Whole games of small boards of each lattice, from single vacancies, to one peg anywhere
     // and to one peg on each corner.
-    for name in ["triangle5", "rect:4x4", "rect:3x4-diagonal", "rect:3x5"] {
+    // hexagon:3 has a hexagon of seven holes inside its edges.
+    for name in [
+        "triangle5",
+        "rect:4x4",
+        "rect:3x4-diagonal",
+        "rect:3x5",
+        "hexagon:3",
+    ] {
         let board = Board::builtin(name).unwrap();
         let oracle = Oracle::of_board(&board);
         let all = board.holes::<u64>();
@@ -53,6 +60,17 @@ fn the_move_bound_never_exceeds_the_fewest_moves() {
         checked > 20_000 && above_one > 2_000,
         "{checked} positions, {above_one} bounds of 2 or more"
     );
+}
+
+#[test]
+fn the_whole_games_checked_hold_a_hexagon() {
+    // The two tests above would not see a wrong larger region without boards that hold them.
+    let sizes = |name: &str| -> Vec<u32> {
+        let board = Board::builtin(name).unwrap();
+        let bound = MoveBound::<u64>::new(&board);
+        bound.regions().iter().map(|r| r.count()).collect()
+    };
+    assert!(sizes("hexagon:3").contains(&7));
 }
 
 #[test]
@@ -80,7 +98,13 @@ fn the_bound_from_the_starts_never_exceeds_the_fewest_moves() {
         check(&case.board, &oracle, &[case.start.raw()], &what);
     }
     // Every single vacancy at once (a start in each region), and each alone.
-    for name in ["triangle5", "rect:4x4", "rect:3x4-diagonal", "rect:3x5"] {
+    for name in [
+        "triangle5",
+        "rect:4x4",
+        "rect:3x4-diagonal",
+        "rect:3x5",
+        "hexagon:3",
+    ] {
         let board = Board::builtin(name).unwrap();
         let oracle = Oracle::of_board(&board);
         let all: Vec<u64> = single_vacancies::<u64>(&board)
