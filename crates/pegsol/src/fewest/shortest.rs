@@ -1,5 +1,5 @@
 //! `shortest`: the fewest moves from any of several starts: a line of few moves first (the
-//! beam), then the meeting's proof that none is shorter, pruned by that line's length, and
+//! solver's, else the beam's), then the meeting's proof that none is shorter, pruned by that line's length, and
 //! when the proof stops, the best line found for an upper bound; one budget for the whole.
 
 use std::time::{Duration, Instant};
@@ -57,24 +57,26 @@ pub fn shortest(
     progress: &(dyn Fn(ShortestPhase<'_>) + Sync),
 ) -> Result<ShortestReport> {
     let began = Instant::now();
-    let left = |share: u32| -> Limits {
+    // What is left of a share of the timeout (`end` since the start), as limits.
+    let until = |end: Option<Duration>| -> Limits {
         Limits {
-            timeout: limits.timeout.map(|t| {
-                (t * share / 8)
-                    .saturating_sub(began.elapsed())
+            timeout: end.map(|t| {
+                t.saturating_sub(began.elapsed())
                     .max(Duration::from_millis(1))
             }),
             ..limits.clone()
         }
     };
     progress(ShortestPhase::FirstLine);
-    let first_line = FIRST_LINE.min(left(1).timeout.unwrap_or(FIRST_LINE));
+    let eighth = until(limits.timeout.map(|t| t / 8)).timeout;
+    let first_line = FIRST_LINE.min(eighth.unwrap_or(FIRST_LINE));
     let first = line(
         problem,
         &Limits {
             timeout: Some(first_line),
             ..limits.clone()
         },
+        true,
         false,
     )?;
     // Deepening by steps: the basic games of the triangles, where the regions' bound leaves
@@ -83,7 +85,8 @@ pub fn shortest(
         line,
         by_steps: true,
     });
-    let meeting = fewest_moves_meeting_with(problem, &left(6), known, &|p| {
+    let proof = until(proof_limits(limits).timeout);
+    let meeting = fewest_moves_meeting_with(problem, &proof, known, &|p| {
         progress(ShortestPhase::Proof(p));
     })?;
     let best = match &meeting.outcome {
@@ -91,7 +94,9 @@ pub fn shortest(
         MeetOutcome::Impossible => None,
         MeetOutcome::Undecided(_) => {
             progress(ShortestPhase::UpperBound);
-            let better = upper_bound(problem, &left(8))?;
+            // The solver's line is the first line already: only the beam, unless the solver
+            // found none in the first line's time.
+            let better = line(problem, &until(limits.timeout), first.is_none(), true)?;
             match (first, better) {
                 (Some(a), Some(b)) => Some(if b.moves < a.moves { b } else { a }),
                 (a, b) => a.or(b),
@@ -105,7 +110,8 @@ pub fn shortest(
     })
 }
 
-/// The first line's and the proof's share of `limits`: three quarters of its time, as before the first line.
+/// The first line's and the proof's share of `limits`: three quarters of its time (the rest
+/// is for a better line when the proof stops).
 #[must_use]
 pub fn proof_limits(limits: &Limits) -> Limits {
     Limits {
@@ -114,24 +120,24 @@ pub fn proof_limits(limits: &Limits) -> Limits {
     }
 }
 
-/// The line with the fewest moves found from the problem's starts, once the proof stopped: a
-/// first line from the solver (a few starts, at most 5 s each), then the beam over moves for
-/// the rest of `limits`' time, or [`UPPER_BOUND_SECS`] without a timeout.
-fn upper_bound(problem: &Problem, limits: &Limits) -> Result<Option<MeetSolution>> {
-    line(problem, limits, true)
-}
-
-/// The solver's first line from one of the first three starts (at most 5 s each), then,
-/// when `beam` or when it found none, the beam over moves for what is left of `limits`' time
-/// ([`UPPER_BOUND_SECS`] without a timeout); the line with the fewest moves.
-fn line(problem: &Problem, limits: &Limits, beam: bool) -> Result<Option<MeetSolution>> {
+/// The line with the fewest moves found from the problem's starts: with `solver`, the
+/// solver's first line from one of the first three starts (at most 5 s each); then, when
+/// `beam` or when none was found, the beam over moves for what is left of `limits`' time
+/// ([`UPPER_BOUND_SECS`] without a timeout).
+fn line(
+    problem: &Problem,
+    limits: &Limits,
+    solver: bool,
+    beam: bool,
+) -> Result<Option<MeetSolution>> {
     let began = Instant::now();
     let total = limits
         .timeout
         .unwrap_or(Duration::from_secs(UPPER_BOUND_SECS));
     let left = || total.saturating_sub(began.elapsed());
     let mut best: Option<MeetSolution> = None;
-    for start in problem.starts::<[u64; 4]>().into_iter().take(3) {
+    let tried = if solver { 3 } else { 0 };
+    for start in problem.starts::<[u64; 4]>().into_iter().take(tried) {
         if left().is_zero() || limits.spent(None) {
             break;
         }
