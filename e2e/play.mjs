@@ -109,6 +109,21 @@ try {
   check(hinted.exact && odds === `random play wins from here 1 time in ${oneIn}`, `the odds of random play match pegsol hint (${odds})`);
   await checkColours("English start");
 
+  // The jumps every winning line must play, 25 jumps into a solution, match pegsol hint's.
+  const solved = JSON.parse(spawnSync(bin, ["solve", "english", "--json"], { encoding: "utf8" }).stdout).jumps;
+  const played = solved.slice(0, 25);
+  const forcedHint = JSON.parse(spawnSync(bin, ["hint", "english", "--after", played.join(" "), "--forced", "--json"], { encoding: "utf8" }).stdout).forced;
+  await page.goto(url + `#board=english&empty=d4&finish=d4&jumps=${played.join(",")}`);
+  await page.reload();
+  await statusIs("You can still win");
+  await page.waitForFunction(() => document.getElementById("forced").textContent !== "");
+  const forcedShown = await page.locator("#forced").textContent();
+  check(forcedHint.opening.length === 6 && forcedShown === `only one winning line is left: ${forcedHint.opening.join(" ")}`,
+    `the forced line matches pegsol hint --forced (${forcedShown})`);
+  await page.goto(url + "#board=english&empty=d4&finish=d4&jumps=");
+  await page.reload();
+  await statusIs("You can still win");
+
   // Selecting a peg shows only its jumps.
   await hole("d2").click();
   check((await cls("d2")).includes("selected"), "clicking a peg selects it");

@@ -36,6 +36,7 @@ __all__ = [
     "Count",
     "Ends",
     "FewestMoves",
+    "Forced",
     "Position",
     "Replay",
     "Shortest",
@@ -47,6 +48,7 @@ __all__ = [
     "count",
     "ends",
     "fewest_moves",
+    "forced",
     "line",
     "random_win",
     "replay",
@@ -328,6 +330,17 @@ class Army(Answer):
         super().__init__(data, None)  # type: ignore[arg-type]
 
 
+class Forced(Answer):
+    """The answer of :func:`forced`: ``counts`` (per number of jumps from the position, how
+    many positions reachable then can still win; empty when the position cannot),
+    ``opening`` (the jumps every winning line begins with) and ``positions`` (each position
+    every winning line passes through: ``after`` jumps, the ``jump`` that must reach it when
+    the one before is forced too, its ``pegs``)."""
+
+    def __repr__(self) -> str:
+        return f"Forced(opening={self._data['opening']!r}, positions={len(self._data['positions'])}, counts={self._data['counts']!r})"
+
+
 class Line(Answer):
     """The answer of :func:`line`: ``min_pegs``, ``solvable``, ``pieces`` and the ``jumps``
     (cell indices ``"from-to"``), replayed."""
@@ -559,3 +572,21 @@ def random_win(
     does not fit ``timeout`` and ``max_memory``. ``pegsol hint`` prints the same."""
     b = _board(board)
     return _pegsol.random_win(_question(b, empty, finish, after, timeout, max_memory))
+
+
+def forced(
+    board: BoardLike,
+    empty: Optional[Labels] = None,
+    finish: Optional[Labels] = None,
+    after: Optional[str] = None,
+    timeout: Optional[float] = None,
+    max_memory: Optional[int] = None,
+) -> Optional[Forced]:
+    """What every winning line from the start (or from where ``after`` leads) passes
+    through: the positions reachable that can still win, counted by jumps from there, the
+    levels where only one is left and the jumps between them, from the winning set of the
+    game; None when that does not fit ``timeout`` and ``max_memory``. ``pegsol hint
+    --forced`` prints the same."""
+    b = _board(board)
+    text = _pegsol.forced(_question(b, empty, finish, after, timeout, max_memory))
+    return None if text is None else Forced(json.loads(text), b)

@@ -177,6 +177,29 @@ fn random_win(py: Python<'_>, q: Question) -> PyResult<Option<f64>> {
     Ok(set.map(|s| s.random_win(problem.start::<[u64; 4]>())))
 }
 
+/// What every winning line from the position passes through (the CLI's `hint --forced`), as
+/// JSON, from the winning set of the game from there; `None` when the set or the walk over
+/// it does not fit the budget (the timeout covers both).
+#[pyfunction]
+fn forced(py: Python<'_>, q: Question) -> PyResult<Option<String>> {
+    let (problem, limits) = (q.problem()?, q.limits()?);
+    let began = std::time::Instant::now();
+    let found = cancellable(py, &flag(&limits), || -> pegsol::Result<_> {
+        let Some(set) = pegsol::fewest::WinningSet::of(&problem, &limits)? else {
+            return Ok(None);
+        };
+        let rest = pegsol::Limits {
+            timeout: limits.timeout.map(|t| t.saturating_sub(began.elapsed())),
+            ..limits.clone()
+        };
+        Ok(set.forced(problem.start::<[u64; 4]>(), &rest))
+    })?
+    .map_err(py_err)?;
+    found
+        .map(|f| json(&pegsol::answer::ForcedView::of(problem.board(), &f)))
+        .transpose()
+}
+
 /// The names of the built-in boards and families.
 #[pyfunction]
 fn builtin_boards() -> Vec<String> {
@@ -198,6 +221,7 @@ fn _pegsol(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(count, m)?)?;
     m.add_function(wrap_pyfunction!(builtin_boards, m)?)?;
     m.add_function(wrap_pyfunction!(random_win, m)?)?;
+    m.add_function(wrap_pyfunction!(forced, m)?)?;
     m.add_function(wrap_pyfunction!(proofs::check, m)?)?;
     m.add_function(wrap_pyfunction!(proofs::catalog, m)?)?;
     m.add_function(wrap_pyfunction!(proofs::army, m)?)?;

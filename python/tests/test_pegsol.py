@@ -325,3 +325,36 @@ def test_random_play_odds_are_the_exact_fractions_of_brute_force():
         assert abs(Fraction(got) - want) <= want * Fraction(1, 10**12), (vacancy, finish, got, float(want))
     hint = subprocess.run([cli_binary(), "hint", "triangle5", "--empty", "a1", "--finish", "any", "--odds", "--json"], capture_output=True, text=True)
     assert json.loads(hint.stdout)["random_win"] == pegsol.random_win(board, empty="a1", finish="any")
+
+    # What every winning line passes through, from the start and from each position of a
+    # winning line, against a breadth-first walk over the positions the brute force wins from.
+    @lru_cache(maxsize=None)
+    def wins(pos, target):
+        if bin(pos).count("1") == 1:
+            return target is None or pos == target
+        return any(wins(pos & ~f & ~o | t, target) for f, o, t in jumps if pos & f and pos & o and not pos & t)
+
+    for vacancy, finish in [("a1", "any"), ("a1", "a1"), ("c3", "any")]:
+        target = None if finish == "any" else 1 << index[finish]
+        line = pegsol.solve(board, empty=vacancy, finish=finish).jumps
+        for n in range(len(line) + 1):
+            got = pegsol.forced(board, empty=vacancy, finish=finish, after=" ".join(line[:n]))
+            pos = full & ~(1 << index[vacancy])
+            for jump in line[:n]:
+                a, c = (index[h] for h in jump.split("-"))
+                f, o, t = next(j for j in jumps if j[0] == 1 << a and j[2] == 1 << c)
+                pos = pos & ~f & ~o | t
+            counts, forced_at, level = [], [], {pos}
+            while level:
+                counts.append(len(level))
+                if len(level) == 1 and len(counts) > 1:
+                    forced_at.append((len(counts) - 1, sorted(holes[i] for i in range(len(holes)) if next(iter(level)) >> i & 1)))
+                if bin(next(iter(level))).count("1") == 1:
+                    break
+                level = {q & ~f & ~o | t for q in level for f, o, t in jumps if q & f and q & o and not q & t}
+                level = {q for q in level if wins(q, target)}
+            assert got.counts == counts, (vacancy, finish, n)
+            assert [(p["after"], sorted(p["pegs"])) for p in got.positions] == forced_at, (vacancy, finish, n)
+            assert got.opening == line[n:n + len(got.opening)]
+    hinted = subprocess.run([cli_binary(), "hint", "triangle5", "--after", "c3-a1", "--forced", "--json"], capture_output=True, text=True)
+    assert json.loads(hinted.stdout)["forced"] == pegsol.forced(board, after="c3-a1").to_dict()

@@ -12,7 +12,7 @@ use serde::Serialize;
 use pegsol::fewest::WinningSet;
 use pegsol::{Board, Budget, Finish, Limits, Outcome, Pegs, Problem};
 
-use pegsol::answer::FinishView;
+use pegsol::answer::{FinishView, ForcedView};
 
 /// One legal jump and what it does to the game.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -42,6 +42,9 @@ pub(crate) struct AnalyseAnswer {
     /// With the winning set: the probability that uniformly random legal jumps from here
     /// reach the finish (`null` without it).
     pub random_win: Option<f64>,
+    /// With the winning set, when it was asked for and fitted its budget: the positions and
+    /// jumps every winning line from here passes through.
+    pub forced: Option<ForcedView>,
     pub moves: Vec<MoveFate>,
 }
 
@@ -58,6 +61,9 @@ pub(crate) struct FateMemo {
 struct Known {
     boards: Vec<Geometry>,
     fates: HashMap<FateKey, Fate>,
+    /// What every winning line passes through, or `None` where the walk did not fit its
+    /// budget (not tried again: it would not fit again).
+    forced: HashMap<FateKey, Option<ForcedView>>,
 }
 
 impl Known {
@@ -90,6 +96,8 @@ type Fate = (&'static str, Option<&'static str>);
 /// Most fates kept (about 100 bytes each), and most boards; past either, the memo starts
 /// again empty.
 const MAX_FATES: usize = 200_000;
+/// Most forced answers kept (up to a few kilobytes each).
+const MAX_FORCED: usize = 10_000;
 const MAX_BOARDS: usize = 1024;
 
 impl FateMemo {
@@ -113,12 +121,19 @@ impl FateMemo {
     }
 
     fn put(&self, geometry: &Geometry, position: Pegs, finish: Finish, fate: Fate) {
+        self.keep(geometry, |known, place| {
+            if known.fates.len() >= MAX_FATES {
+                known.fates.clear();
+            }
+            known.fates.insert(fate_key(place, position, finish), fate);
+        });
+    }
+
+    /// Runs `put` on the memo with the place of `geometry`'s board, which is added when new.
+    fn keep(&self, geometry: &Geometry, put: impl FnOnce(&mut Known, usize)) {
         let Ok(mut known) = self.known.lock() else {
             return;
         };
-        if known.fates.len() >= MAX_FATES {
-            known.fates.clear();
-        }
         let place = match known.place(geometry) {
             Some(place) => place,
             None => {
@@ -129,7 +144,39 @@ impl FateMemo {
                 known.boards.len() - 1
             }
         };
-        known.fates.insert(fate_key(place, position, finish), fate);
+        put(&mut known, place);
+    }
+
+    /// The forced positions from `position`, as found before (`Some(None)`: they did not fit).
+    fn forced(
+        &self,
+        geometry: &Geometry,
+        position: Pegs,
+        finish: Finish,
+    ) -> Option<Option<ForcedView>> {
+        let known = self.known.lock().ok()?;
+        let place = known.place(geometry)?;
+        known
+            .forced
+            .get(&fate_key(place, position, finish))
+            .cloned()
+    }
+
+    fn put_forced(
+        &self,
+        geometry: &Geometry,
+        position: Pegs,
+        finish: Finish,
+        forced: Option<ForcedView>,
+    ) {
+        self.keep(geometry, |known, place| {
+            if known.forced.len() >= MAX_FORCED {
+                known.forced.clear();
+            }
+            known
+                .forced
+                .insert(fate_key(place, position, finish), forced);
+        });
     }
 
     /// How many fates are kept.
@@ -250,10 +297,43 @@ impl AnalyseAnswer {
                 status,
                 exact: exact.is_some(),
                 random_win: exact.map(|set| set.random_win(start)),
+                forced: None,
                 moves,
             },
             ran_out,
         ))
+    }
+}
+
+impl AnalyseAnswer {
+    /// The answer with what every winning line from its position passes through, from the
+    /// winning set `exact` within `limits` (left `None` without a set or past the limits);
+    /// looked up in `memo` first, and kept there, found or not.
+    pub(crate) fn with_forced(
+        mut self,
+        problem: &Problem,
+        exact: Option<&WinningSet>,
+        memo: Option<&FateMemo>,
+        limits: &Limits,
+    ) -> AnalyseAnswer {
+        let Some(set) = exact else {
+            return self;
+        };
+        let start: Pegs = problem.start();
+        let geometry = memo.map(|_| FateMemo::geometry(problem.board()));
+        if let (Some(m), Some(g)) = (memo, &geometry) {
+            if let Some(known) = m.forced(g, start, problem.finish()) {
+                self.forced = known;
+                return self;
+            }
+        }
+        self.forced = set
+            .forced(start, limits)
+            .map(|f| ForcedView::of(problem.board(), &f));
+        if let (Some(m), Some(g)) = (memo, &geometry) {
+            m.put_forced(g, start, problem.finish(), self.forced.clone());
+        }
+        self
     }
 }
 
@@ -308,6 +388,37 @@ mod tests {
             elsewhere.moves.iter().all(|m| m.fate == "unknown"),
             "{elsewhere:?}"
         );
+    }
+
+    /// The forced positions are found once and then looked up, found or not: with no time
+    /// left the memo still answers, where without it nothing is found.
+    #[test]
+    fn forced_positions_are_remembered() {
+        let board = Board::builtin("triangle5").unwrap();
+        let start = board.holes().without(board.hole("a1").unwrap());
+        let problem = Problem::new(board, start, Finish::AnyOne).unwrap();
+        let set = WinningSet::of(&problem, &Limits::default())
+            .unwrap()
+            .unwrap();
+        let memo = FateMemo::new();
+        let none = Limits {
+            timeout: Some(Duration::ZERO),
+            ..Limits::default()
+        };
+        let (blank, _) =
+            AnalyseAnswer::of(&problem, Some(&set), None, &none, Duration::ZERO).unwrap();
+        let found =
+            blank
+                .clone()
+                .with_forced(&problem, Some(&set), Some(&memo), &Limits::default());
+        let forced = found.forced.clone().unwrap();
+        assert_eq!(forced.counts.len(), 14);
+        let again = blank
+            .clone()
+            .with_forced(&problem, Some(&set), Some(&memo), &none);
+        assert_eq!(again.forced, Some(forced));
+        let fresh = blank.with_forced(&problem, Some(&set), None, &none);
+        assert_eq!(fresh.forced, None);
     }
 
     /// Fates are shared by a board only with itself: another board of as many holes (the

@@ -180,6 +180,11 @@ pub(crate) enum Command {
         /// exact); the odds are left out when it does not fit.
         #[arg(long)]
         odds: bool,
+        /// Also the positions every winning line from here passes through, and the jumps it
+        /// cannot avoid, from the same winning set as `--odds` (left out when it does not
+        /// fit).
+        #[arg(long)]
+        forced: bool,
         /// Print one JSON object.
         #[arg(long)]
         json: bool,

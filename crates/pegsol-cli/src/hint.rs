@@ -21,15 +21,17 @@ pub(crate) fn run(
     finish: Option<&str>,
     timeout: Option<f64>,
     odds: bool,
+    forced: bool,
     json: bool,
 ) -> Result<u8> {
     let problem = load_any_problem(setup, finish)?;
     let budget = timeout_of(timeout)?.unwrap_or(DEFAULT_BUDGET);
-    // With --odds, the winning set of the game from here, when it fits half the budget:
-    // every fate exact at once, and the odds of random play. Else (and by default, as it
-    // costs seconds and gigabytes on the larger boards) each jump is solved on its own.
+    // With --odds or --forced, the winning set of the game from here, when it fits half the
+    // budget: every fate exact at once, the odds of random play and the forced positions.
+    // Else (and by default, as it costs seconds and gigabytes on the larger boards) each
+    // jump is solved on its own.
     let began = std::time::Instant::now();
-    let set = if odds {
+    let set = if odds || forced {
         WinningSet::of(
             &problem,
             &pegsol::Limits {
@@ -45,7 +47,18 @@ pub(crate) fn run(
         timeout: Some(rest),
         ..pegsol::Limits::default()
     };
-    let (answer, _) = AnalyseAnswer::of(&problem, set.as_ref(), None, &limits, rest)?;
+    let (mut answer, _) = AnalyseAnswer::of(&problem, set.as_ref(), None, &limits, rest)?;
+    if !odds {
+        answer.random_win = None;
+    }
+    if forced {
+        let rest = budget.saturating_sub(began.elapsed());
+        let limits = pegsol::Limits {
+            timeout: Some(rest),
+            ..pegsol::Limits::default()
+        };
+        answer = answer.with_forced(&problem, set.as_ref(), None, &limits);
+    }
     let code = match answer.status {
         "won" | "winnable" => 0,
         "lost" | "stuck" => IMPOSSIBLE,
@@ -92,9 +105,55 @@ pub(crate) fn run(
             if let Some(p) = answer.random_win {
                 println!("{}", odds_text(p));
             }
+            if forced {
+                match &answer.forced {
+                    Some(f) => print!("{}", forced_text(f)),
+                    None => println!(
+                        "the forced positions were not found within {:.1} s",
+                        budget.as_secs_f64()
+                    ),
+                }
+            }
         }
     }
     Ok(code)
+}
+
+/// The positions and jumps every winning line passes through, a line each.
+pub(crate) fn forced_text(f: &pegsol::answer::ForcedView) -> String {
+    let mut out = String::new();
+    if f.counts.is_empty() {
+        return "no winning line goes on from here\n".to_string();
+    }
+    if !f.opening.is_empty() {
+        out += &format!("every winning line goes on with: {}\n", f.opening.join(" "));
+    }
+    let later: Vec<_> = f
+        .positions
+        .iter()
+        .filter(|p| p.after as usize > f.opening.len())
+        .collect();
+    if later.is_empty() && f.opening.is_empty() {
+        out += "no position ahead is forced: winning lines part at once and never all meet again\n";
+    }
+    for p in later {
+        let how = p
+            .jump
+            .as_ref()
+            .map_or(String::new(), |j| format!(", by {j}"));
+        out += &format!(
+            "every winning line passes through the position {} jump{} on{how}: pegs on {}\n",
+            p.after,
+            if p.after == 1 { "" } else { "s" },
+            p.pegs.join(" ")
+        );
+    }
+    let counts: Vec<String> = f.counts.iter().map(u64::to_string).collect();
+    out += &format!(
+        "winning positions ahead, by jumps from here: {}\n",
+        counts.join(", ")
+    );
+    out
 }
 
 /// The chance that random play wins, in words: a percentage, or one time in so many.

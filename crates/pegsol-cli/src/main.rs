@@ -142,8 +142,9 @@ fn run(cli: Cli) -> Result<u8> {
             finish,
             timeout,
             odds,
+            forced,
             json,
-        } => hint::run(&setup, finish.as_deref(), timeout, odds, json),
+        } => hint::run(&setup, finish.as_deref(), timeout, odds, forced, json),
         Command::Replay { setup, jumps, json } => replay::run(&setup, &jumps, json),
         Command::Check {
             setup,

@@ -50,6 +50,10 @@ pub(super) fn geometry(p: &Problem) -> BoardAnswer {
     }
 }
 
+/// The most time and memory `/api/analyse` gives to the forced positions.
+const FORCED_TIME: Duration = Duration::from_millis(150);
+const FORCED_MEMORY: usize = 256 << 20;
+
 /// The winning set of the game `problem` is played in: the same board, the game started
 /// from `origin`, and the same finish.
 pub(super) fn winning_set_of<'a>(
@@ -126,13 +130,17 @@ pub(super) fn answer(
             ))
         }
         Kind::Analyse => {
-            let (a, ran_out) = crate::analyse::AnalyseAnswer::of(
-                problem,
-                winning_set_of(sets, problem, r.origin),
-                Some(fates),
-                &limits,
-                budget,
-            )?;
+            let set = winning_set_of(sets, problem, r.origin);
+            let (a, ran_out) =
+                crate::analyse::AnalyseAnswer::of(problem, set, Some(fates), &limits, budget)?;
+            // The forced positions only where they come quickly: a walk over the winning
+            // positions ahead, long near the start of a big game and short late in it.
+            let quick = Limits {
+                timeout: Some(FORCED_TIME.min(budget)),
+                max_memory: FORCED_MEMORY,
+                ..limits
+            };
+            let a = a.with_forced(problem, set, Some(fates), &quick);
             Ok((to_value(&a)?, ran_out))
         }
         Kind::Board => Ok((to_value(&geometry(problem))?, false)),

@@ -192,3 +192,88 @@ fn hint_gives_the_odds_of_random_play_when_asked() {
         "{text}"
     );
 }
+
+/// `hint --forced`: late in a solution of the English board only one line wins, and hint
+/// names it jump by jump (each replayed here to the finish); the forced positions and
+/// counts are the same from the position reached by a line and from that position given as
+/// the start; with neither `--forced` nor `--odds` no set is built and nothing is forced.
+#[test]
+fn hint_names_what_every_winning_line_must_pass_through() {
+    let json = |args: &[&str]| -> Value {
+        let o = pegsol(args);
+        serde_json::from_str(&stdout(&o)).unwrap()
+    };
+    let solved = json(&["solve", "english", "--json"]);
+    let line: Vec<&str> = solved["jumps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|j| j.as_str().unwrap())
+        .collect();
+    let played = line[..25].join(" ");
+    let after = json(&["hint", "english", "--after", &played, "--forced", "--json"]);
+    let forced = &after["forced"];
+    let opening: Vec<&str> = forced["opening"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|j| j.as_str().unwrap())
+        .collect();
+    // Six pegs left, one jump each to one peg on d4: every level holds one position.
+    assert_eq!(opening.len(), 6, "{forced}");
+    assert_eq!(forced["counts"], serde_json::json!([1, 1, 1, 1, 1, 1, 1]));
+    let whole = format!("{played} {}", opening.join(" "));
+    let replayed = json(&["replay", "english", &whole, "--json"]);
+    assert_eq!(replayed["final"], serde_json::json!(["d4"]), "{replayed}");
+    let positions = forced["positions"].as_array().unwrap();
+    assert_eq!(positions.len(), 6);
+    assert_eq!(positions[5]["pegs"], serde_json::json!(["d4"]));
+    assert_eq!(positions[0]["jump"], serde_json::json!(opening[0]));
+    // The same from that position given as the start (its empty holes as hint names them).
+    let empty: Vec<&str> = after["empty"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h.as_str().unwrap())
+        .collect();
+    let given = json(&[
+        "hint",
+        "english",
+        "--empty",
+        &empty.join(","),
+        "--finish",
+        "d4",
+        "--forced",
+        "--json",
+    ]);
+    assert_eq!(given["forced"], after["forced"]);
+    // At the start nothing but the finish is forced, and the counts mirror each other (the
+    // central game is its own dual).
+    let start = json(&["hint", "english", "--forced", "--json"]);
+    let counts: Vec<u64> = start["forced"]["counts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_u64().unwrap())
+        .collect();
+    assert_eq!(counts.len(), 32);
+    assert_eq!(counts[..4], [1, 4, 12, 60]);
+    assert!(counts.iter().eq(counts.iter().rev()), "{counts:?}");
+    assert_eq!(start["forced"]["opening"], serde_json::json!([]));
+    assert!(start["random_win"].is_null(), "{start}");
+    let plain = json(&["hint", "english", "--after", &played, "--json"]);
+    assert!(
+        plain["forced"].is_null() && plain["exact"] == false,
+        "{plain}"
+    );
+    let text = stdout(&pegsol(&[
+        "hint", "english", "--after", &played, "--forced",
+    ]));
+    assert!(
+        text.contains(&format!(
+            "every winning line goes on with: {}",
+            opening.join(" ")
+        )) && text.contains("winning positions ahead, by jumps from here: 1, 1, 1, 1, 1, 1, 1"),
+        "{text}"
+    );
+}

@@ -16,6 +16,7 @@ mod check;
 mod count;
 mod ends;
 mod fewest;
+mod forced;
 mod replay;
 mod solve;
 
@@ -28,6 +29,7 @@ pub use check::{
 pub use count::{CountAnswer, CountUndecided, LevelView, SolutionsAnswer};
 pub use ends::{End, EndsAnswer, NoEnd, Open};
 pub use fewest::{FewestAnswer, ShortestAnswer, Starts};
+pub use forced::{ForcedPosition, ForcedView};
 pub use replay::ReplayAnswer;
 pub use solve::{CertificateWritten, SolveAnswer};
 

@@ -54,6 +54,7 @@ use crate::error::{Error, Result};
 mod beam;
 mod bound;
 mod chains;
+mod forced;
 mod meet;
 mod moves;
 mod shortest;
@@ -68,6 +69,7 @@ use crate::problem::{Limits, Problem};
 
 pub use beam::few_moves;
 pub use bound::{MoveBound, Origins};
+pub use forced::Forced;
 pub use meet::{
     fewest_moves_meeting, fewest_moves_meeting_with, single_vacancies, Known, MeetOutcome,
     MeetProgress, MeetReport, MeetSolution,

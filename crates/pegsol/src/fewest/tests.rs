@@ -141,41 +141,42 @@ fn a_cancelled_search_stops_at_once() {
     assert_eq!(few_moves(&problem, &limits).unwrap(), None);
 }
 
-/// The chance that random play wins, from every position reachable from the start, against
-/// a brute-force recursion over whole positions (no symmetry, no winning set), on small
-/// boards, every vacancy, to one peg anywhere and to one peg on the vacancy.
-#[test]
-fn random_play_odds_agree_with_brute_force() {
-    use std::collections::HashMap;
-    fn brute(
-        board: &Board,
-        p: crate::Pegs,
-        goal: u32,
-        finish: Option<crate::Pegs>,
-        memo: &mut HashMap<crate::Pegs, f64>,
-    ) -> f64 {
-        if let Some(&v) = memo.get(&p) {
-            return v;
-        }
-        let v = if p.count() == goal {
-            f64::from(u8::from(finish.is_none_or(|f| f == p)))
-        } else {
-            let legal: Vec<_> = board.jumps().iter().filter(|j| j.is_legal(p)).collect();
-            if legal.is_empty() {
-                0.0
-            } else {
-                let sum: f64 = legal
-                    .iter()
-                    .map(|j| brute(board, j.apply(p), goal, finish, memo))
-                    .sum();
-                sum / legal.len() as f64
-            }
-        };
-        memo.insert(p, v);
-        v
+/// The chance that uniformly random legal jumps from `p` reach `goal` pegs (on `finish` when
+/// given), by a recursion over whole positions (no symmetry, no winning set), memoised in
+/// `memo` for every position reachable from `p`: the brute-force oracle of the winning set.
+fn brute_odds(
+    board: &Board,
+    p: crate::Pegs,
+    goal: u32,
+    finish: Option<crate::Pegs>,
+    memo: &mut std::collections::HashMap<crate::Pegs, f64>,
+) -> f64 {
+    if let Some(&v) = memo.get(&p) {
+        return v;
     }
-    let mut checked = 0usize;
-    let mut winning = 0usize;
+    let v = if p.count() == goal {
+        f64::from(u8::from(finish.is_none_or(|f| f == p)))
+    } else {
+        let legal: Vec<_> = board.jumps().iter().filter(|j| j.is_legal(p)).collect();
+        if legal.is_empty() {
+            0.0
+        } else {
+            let sum: f64 = legal
+                .iter()
+                .map(|j| brute_odds(board, j.apply(p), goal, finish, memo))
+                .sum();
+            sum / legal.len() as f64
+        }
+    };
+    memo.insert(p, v);
+    v
+}
+
+/// Each small board's games (every vacancy, to one peg anywhere and to one peg on the
+/// vacancy) with their winning sets and the brute-force odds of every reachable position.
+fn small_games(
+    mut each: impl FnMut(&str, &Problem, &WinningSet, &std::collections::HashMap<crate::Pegs, f64>),
+) {
     for name in ["triangle5", "rect:3x4", "rect:4x4"] {
         let board = Board::builtin(name).unwrap();
         for vacancy in board.each_hole() {
@@ -191,21 +192,107 @@ fn random_play_odds_agree_with_brute_force() {
                     crate::Finish::Holes(f) => Some(f),
                     _ => None,
                 };
-                let mut memo = HashMap::new();
-                brute(&board, start, 1, only, &mut memo);
-                for (&p, &want) in &memo {
-                    let got = set.random_win(p);
-                    assert!(
-                        (got - want).abs() <= 1e-12 * want.max(1e-300),
-                        "{name} {} {finish:?}: {got} != {want}",
-                        board.label(vacancy)
-                    );
-                    assert_eq!(got > 0.0, set.wins(p), "{name}");
-                    checked += 1;
-                    winning += usize::from(want > 0.0);
-                }
+                let mut memo = std::collections::HashMap::new();
+                brute_odds(&board, start, 1, only, &mut memo);
+                each(name, &problem, &set, &memo);
             }
         }
     }
+}
+
+/// The chance that random play wins, from every position reachable from the start, against
+/// the brute-force recursion, on small boards, every vacancy, to one peg anywhere and to one
+/// peg on the vacancy.
+#[test]
+fn random_play_odds_agree_with_brute_force() {
+    let mut checked = 0usize;
+    let mut winning = 0usize;
+    small_games(|name, _, set, memo| {
+        for (&p, &want) in memo {
+            let got = set.random_win(p);
+            assert!(
+                (got - want).abs() <= 1e-12 * want.max(1e-300),
+                "{name} {p:?}: {got} != {want}"
+            );
+            assert_eq!(got > 0.0, set.wins(p), "{name}");
+            checked += 1;
+            winning += usize::from(want > 0.0);
+        }
+    });
     assert!(checked > 100_000 && winning > 10_000, "{checked} {winning}");
+}
+
+/// The forced positions and jumps from every position reachable from the start (every third
+/// on the 4x4 square), against a breadth-first search over whole positions that keeps those
+/// the brute-force oracle says can win: the counts per level, the levels of one position,
+/// and the jumps between two of them.
+#[test]
+fn forced_positions_agree_with_brute_force() {
+    let (mut checked, mut forced, mut opening, mut symmetric) = (0usize, 0usize, 0usize, 0usize);
+    small_games(|name, problem, set, memo| {
+        let board = problem.board();
+        let wins = |p: &crate::Pegs| memo.get(p).is_some_and(|&v| v > 0.0);
+        let mut all: Vec<_> = memo.keys().copied().collect();
+        all.sort_unstable();
+        let step = if name == "rect:4x4" { 3 } else { 1 };
+        for &p in all.iter().step_by(step) {
+            let got = set.forced(p, &Limits::default()).unwrap();
+            let mut counts = Vec::new();
+            let mut positions = Vec::new();
+            let mut level = vec![p];
+            while !level.is_empty() && wins(&level[0]) {
+                let depth = counts.len() as u32;
+                counts.push(level.len() as u64);
+                if level.len() == 1 && depth > 0 {
+                    positions.push((depth, level[0]));
+                }
+                if level[0].count() == 1 {
+                    break;
+                }
+                let mut next: Vec<crate::Pegs> = level
+                    .iter()
+                    .flat_map(|&q| {
+                        board
+                            .jumps()
+                            .iter()
+                            .filter(move |j| j.is_legal(q))
+                            .map(move |j| j.apply(q))
+                    })
+                    .filter(|c| wins(c))
+                    .collect();
+                next.sort_unstable();
+                next.dedup();
+                level = next;
+            }
+            assert_eq!(got.counts, counts, "{name} {p:?}");
+            assert_eq!(got.positions, positions, "{name} {p:?}");
+            for &(k, j) in &got.jumps {
+                let before = if k == 0 {
+                    p
+                } else {
+                    positions.iter().find(|q| q.0 == k).unwrap().1
+                };
+                let after = positions.iter().find(|q| q.0 == k + 1).unwrap().1;
+                assert!(
+                    j.is_legal(before) && j.apply(before) == after,
+                    "{name} {p:?}"
+                );
+            }
+            let pairs = positions
+                .iter()
+                .filter(|q| q.0 == 1 || positions.iter().any(|r| r.0 + 1 == q.0))
+                .count();
+            assert_eq!(got.jumps.len(), pairs, "{name} {p:?}");
+            checked += 1;
+            forced += usize::from(!positions.is_empty());
+            opening += usize::from(!got.opening().is_empty());
+            symmetric += usize::from(
+                board.symmetries().len() > 1 && board.symmetries().stabilizer(&[p]).len() > 1,
+            );
+        }
+    });
+    assert!(
+        checked > 20_000 && forced > 5_000 && opening > 1_000 && symmetric > 100,
+        "{checked} {forced} {opening} {symmetric}"
+    );
 }

@@ -20,6 +20,7 @@ use crate::symmetry::Canonicalizer;
 use crate::table::KeyMap;
 use crate::width::with_width;
 
+use super::forced::{forced_from, Forced};
 use super::moves::{first_solution, move_count, MoveSolution, MovesOutcome, MovesReport};
 
 /// The winning representatives of every level (canonical under `canon`, from
@@ -66,6 +67,23 @@ trait Levels: Send + Sync {
     /// Per level, per representative in level order: the probability that uniformly random
     /// legal jumps from it reach a finish (`goal` pegs: the last level, where it is 1).
     fn random_play(&self, board: &Board, start: u32, goal: u32) -> Vec<Vec<f64>>;
+    /// [`forced_from`] `position` of the set's game (`start` pegs at its start, finishes
+    /// `targets` of `goal` pegs).
+    fn forced(
+        &self,
+        game: Game<'_>,
+        position: Pegs,
+        stop: Stop<'_>,
+        max_memory: usize,
+    ) -> Option<Forced>;
+}
+
+/// What [`Levels::forced`] needs of the set's game.
+struct Game<'a> {
+    board: &'a Board,
+    targets: &'a [Pegs],
+    start: u32,
+    goal: u32,
 }
 
 /// The winning representatives of every level in keys of `K`, canonical under `canon`.
@@ -91,16 +109,41 @@ impl<K: CountKey> Sets<K> {
     }
 }
 
+impl<K: CountKey> Sets<K> {
+    /// [`Levels::find`] for a position in keys of `K`.
+    fn find_key(&self, start: u32, position: Bits<K>) -> Option<(usize, usize)> {
+        let depth = start.checked_sub(position.count())? as usize;
+        let key = self.canon.canonical(position).0;
+        let index = self.levels.get(depth)?.binary_search(&key).ok()?;
+        Some((depth, index))
+    }
+}
+
 impl<K: CountKey> Levels for Sets<K> {
     fn classes(&self) -> u64 {
         self.levels.iter().map(|l| l.len() as u64).sum()
     }
 
     fn find(&self, start: u32, position: Pegs) -> Option<(usize, usize)> {
-        let depth = start.checked_sub(position.count())? as usize;
-        let key = self.canon.canonical(position.resize()).0;
-        let index = self.levels.get(depth)?.binary_search(&key).ok()?;
-        Some((depth, index))
+        self.find_key(start, position.resize())
+    }
+
+    fn forced(
+        &self,
+        game: Game<'_>,
+        position: Pegs,
+        stop: Stop<'_>,
+        max_memory: usize,
+    ) -> Option<Forced> {
+        forced_from(
+            game.board,
+            game.targets,
+            position.resize::<K>(),
+            game.goal,
+            |p| self.find_key(game.start, p).is_some(),
+            stop,
+            max_memory,
+        )
     }
 
     fn random_play(&self, board: &Board, start: u32, goal: u32) -> Vec<Vec<f64>> {
@@ -219,6 +262,27 @@ impl WinningSet {
             .odds
             .get_or_init(|| self.levels.random_play(self.problem.board(), start, goal));
         odds[depth][index]
+    }
+}
+
+impl WinningSet {
+    /// What every winning line from `position` passes through: the winning positions
+    /// reachable from it counted by jumps from it, and the levels where there is only one
+    /// (see [`Forced`]). Exact for the positions reached from the problem's start, as
+    /// [`WinningSet::wins`]; for a position that cannot win, no counts. `None` when `limits`
+    /// run out (a level that would pass `max_memory`, or the timeout).
+    #[must_use]
+    pub fn forced<W: Word>(&self, position: Bits<W>, limits: &Limits) -> Option<Forced> {
+        let targets: Vec<Pegs> = self.problem.targets();
+        let game = Game {
+            board: self.problem.board(),
+            targets: &targets,
+            start: self.problem.start::<W>().count(),
+            goal: targets.first().map_or(1, |t| t.count()),
+        };
+        let stop = limits.stop(Instant::now());
+        self.levels
+            .forced(game, position.resize(), stop, limits.max_memory)
     }
 }
 
