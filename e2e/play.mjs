@@ -242,6 +242,43 @@ try {
     if (v.status !== "solved") fail(`${b.name}: its default game is ${v.status}`);
   }
   check(true, "every menu board's default game is solved by the API");
+
+  // Every menu board opens decided: once the server has its opening's fates (prepared at
+  // start, or asked here until it has them), the page shows a decided status within 2 s, and
+  // its count of winning jumps is /api/solve's on each jump's position.
+  for (const b of menu) {
+    let open = true;
+    for (let i = 0; i < 30 && open; i++) {
+      const v = await api("/api/analyse", { board: b.name, empty: b.empty, finish: b.finish, jumps: [], timeout: 5 });
+      open = v.moves.some((m) => m.fate === "unknown");
+    }
+    if (open) fail(`${b.name}: an opening jump is still not decided`);
+  }
+  await page.goto(url);
+  await hole("d4").waitFor();
+  for (const b of menu) {
+    const began = Date.now();
+    await page.selectOption("#boardName", b.name);
+    await page.waitForFunction((n) => document.querySelectorAll("circle.hole").length === n &&
+      document.getElementById("status").textContent.startsWith("You can still win"), b.holes, { timeout: 2000 })
+      .catch(() => fail(`${b.name}: no decided status within 2 s (${Date.now() - began} ms)`));
+    const status = await page.locator("#status").textContent();
+    const lines = await page.locator("line.move").evaluateAll((ls) => ls.map((l) => [l.dataset.jump, l.dataset.fate]));
+    const geoJumps = await page.evaluate(() => geo.jumps);
+    let wins = 0;
+    for (const [jump, fate] of lines) {
+      const [from, to] = jump.split("-");
+      const over = geoJumps.find((j) => j[0] === from && j[2] === to)[1];
+      const after = b.empty.filter((l) => l !== to).concat([from, over]);
+      const v = await api("/api/solve", { board: b.name, empty: after, finish: b.finish, timeout: 20 });
+      const want = v.status === "solved" ? "wins" : v.status === "impossible" ? "loses" : "unknown";
+      if (fate !== want) fail(`${b.name}: ${jump} is shown ${fate}, /api/solve says ${v.status}`);
+      wins += fate === "wins";
+    }
+    const said = `You can still win: ${wins} of ${lines.length} ${lines.length === 1 ? "jump keeps" : "jumps keep"} the finish reachable.`;
+    if (status !== said) fail(`${b.name}: the status says "${status}", the jumps "${said}"`);
+  }
+  check(true, `every menu board opens decided within 2 s, each jump's colour and the count as /api/solve says (${menu.length} boards)`);
   await page.goto(url);
   await hole("d4").waitFor();
   await page.selectOption("#boardName", "french");

@@ -54,6 +54,15 @@ pub(super) fn geometry(p: &Problem) -> BoardAnswer {
 const FORCED_TIME: Duration = Duration::from_millis(150);
 const FORCED_MEMORY: usize = 256 << 20;
 
+/// The limits of the forced positions' walk in a request of `budget`.
+pub(super) fn forced_limits(budget: Duration) -> Limits {
+    Limits {
+        timeout: Some(FORCED_TIME.min(budget)),
+        max_memory: FORCED_MEMORY,
+        cancel: None,
+    }
+}
+
 /// The winning set of the game `problem` is played in: the same board, the game started
 /// from `origin`, and the same finish.
 pub(super) fn winning_set_of<'a>(
@@ -136,9 +145,8 @@ pub(super) fn answer(
             // The forced positions only where they come quickly: a walk over the winning
             // positions ahead, long near the start of a big game and short late in it.
             let quick = Limits {
-                timeout: Some(FORCED_TIME.min(budget)),
-                max_memory: FORCED_MEMORY,
-                ..limits
+                cancel: limits.cancel,
+                ..forced_limits(budget)
             };
             let a = a.with_forced(problem, set, Some(fates), &quick);
             Ok((to_value(&a)?, ran_out))

@@ -39,7 +39,7 @@ use pegsol::Limits;
 use serde_json::{json, Value};
 use tokio::sync::Semaphore;
 
-use crate::serve::answers::{answer, geometry, winning_set_of, Answer, MAX_MEMORY};
+use crate::serve::answers::{answer, forced_limits, geometry, winning_set_of, Answer, MAX_MEMORY};
 use crate::serve::lanes::Lane;
 use crate::serve::request::{parse_request, Kind, Parsed};
 
@@ -130,16 +130,16 @@ fn prepare(shared: &Arc<Shared>) {
                     }
                 }
             }
-            // The openings of the games without a winning set (those with one are lookups).
+            // Every game's opening: from its winning set where it has one (which also builds
+            // the set's random-play table, and looks for the forced positions as a request
+            // would), else solved jump by jump into the fate memo.
             let sets = shared.winning.read().map(|v| v.clone()).unwrap_or_default();
             let mut open = 0;
             for game in pegsol::menu::GAMES {
                 let Ok(problem) = game.problem() else {
                     continue;
                 };
-                if winning_set_of(&sets, &problem, problem.start()).is_some() {
-                    continue;
-                }
+                let set = winning_set_of(&sets, &problem, problem.start());
                 let budget = Duration::from_secs(OPENING_SECS);
                 let limits = Limits {
                     max_memory: MAX_MEMORY,
@@ -149,11 +149,15 @@ fn prepare(shared: &Arc<Shared>) {
                 let analysed = shared.slow.pool.install(|| {
                     crate::analyse::AnalyseAnswer::of(
                         &problem,
-                        None,
+                        set,
                         Some(&shared.fates),
                         &limits,
                         budget,
                     )
+                    .map(|(a, ran_out)| {
+                        let a = a.with_forced(&problem, set, Some(&shared.fates), &forced_limits(budget));
+                        (a, ran_out)
+                    })
                 });
                 open += analysed.map_or(1, |(a, _)| usize::from(a.moves.iter().any(|m| m.fate == "unknown")));
                 crate::memory::give_back_free_memory();
