@@ -120,6 +120,18 @@ try {
   const forcedShown = await page.locator("#forced").textContent();
   check(forcedHint.opening.length === 6 && forcedShown === `only one winning line is left: ${forcedHint.opening.join(" ")}`,
     `the forced line matches pegsol hint --forced (${forcedShown})`);
+  // A losing move, then "Show me why" in a player's words (no jargon).
+  const early = solved.slice(0, 20);
+  const losing = JSON.parse(spawnSync(bin, ["hint", "english", "--after", early.join(" "), "--json"], { encoding: "utf8" }).stdout)
+    .moves.find((m) => m.fate === "loses").jump;
+  await page.goto(url + `#board=english&empty=d4&finish=d4&jumps=${early.concat([losing]).join(",")}`);
+  await page.reload();
+  await statusIs("The finish can no longer be reached from here");
+  await page.click("#whyBtn");
+  await page.waitForFunction(() => !["", "working it out…"].includes(document.getElementById("whyText").textContent));
+  const because = await page.locator("#whyText").textContent();
+  check(/shaded holes|weight|Every way on|Nothing can be played/.test(because) && !/certificate|verifier|pagoda/i.test(because),
+    `after the losing move ${losing}, show me why says it in plain words: ${because}`);
   await page.goto(url + "#board=english&empty=d4&finish=d4&jumps=");
   await page.reload();
   await statusIs("You can still win");
