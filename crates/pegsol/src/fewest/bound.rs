@@ -52,17 +52,21 @@ use crate::problem::Finish;
 /// for almost no position pruned.)
 const MAX_REGION: usize = 3;
 
-/// The Merson regions of one board, in two orders, ready to bound positions of `W` words.
+/// The Merson regions of one board, in four packing orders, ready to bound positions of `W`
+/// words.
 #[derive(Clone, Debug)]
 pub struct MoveBound<W: Word = [u64; 4]> {
-    /// Every region, small ones first, then along the hole order one way and the other.
+    /// Every region in each order: small ones first (or regions of two or more holes first),
+    /// then along the hole order one way or the other.
     orders: Vec<Vec<Bits<W>>>,
     /// The most regions one order packs on the whole board.
     ceiling: u32,
 }
 
 impl<W: Word> MoveBound<W> {
-    /// The Merson regions of `board` of up to three connected holes.
+    /// The Merson regions of `board`: those of up to three connected holes, and each hole
+    /// with all its neighbours on jump lines where that is one and holds no smaller region
+    /// (the hexagons of the triangular lattice).
     #[must_use]
     pub fn new(board: &Board) -> MoveBound<W> {
         let regions = merson_regions(board);
@@ -225,7 +229,9 @@ impl<W: Word> Origins<W> {
     }
 }
 
-/// Every Merson region of `board` of one to [`MAX_REGION`] holes connected by jump lines.
+/// Every Merson region of `board` of one to [`MAX_REGION`] holes connected by jump lines,
+/// then each hole's neighbourhood (the hole and its neighbours on jump lines) that is one and
+/// holds none of those.
 fn merson_regions(board: &Board) -> Vec<Vec<Hole>> {
     let n = board.hole_count();
     // For each hole, the (from, to) of the jumps over it; and its neighbours on jump lines.
