@@ -19,8 +19,9 @@ use crate::width::with_width;
 
 /// A line with few moves (not proven fewest) from one of the problem's starts to its finish,
 /// by a beam over moves: each level holds the `width` best positions one more move from a
-/// start (merged by symmetry), best meaning fewest pegs, then most legal jumps, then fewest
-/// pegs on the holes few jumps clear. Widths grow fourfold from 256 while `limits.timeout`
+/// start (merged by symmetry), best meaning the least `2 * pegs + 3 * regions`, with `regions`
+/// the Merson-region bound on the moves still needed ([`super::MoveBound`]), then most legal
+/// jumps, then fewest pegs on the holes few jumps clear. Widths grow fourfold from 256 while `limits.timeout`
 /// allows (one beam without a timeout); the line with the fewest moves is returned, replayed
 /// by the independent checker and its moves recounted.
 ///
@@ -53,6 +54,8 @@ pub fn few_moves(problem: &Problem, limits: &Limits) -> Result<Option<MeetSoluti
             chains: Chains::new(board, &starts, &targets),
             legal: JumpTable::new(board.jumps()),
             hard: hard_holes(board),
+            bound: super::MoveBound::new(board),
+            finish: problem.finish(),
             canon: sym.canonicalizer(&group),
             // Half, as for the meeting: the process holds more than the beam counts.
             max_memory: limits.max_memory / 2,
@@ -87,8 +90,16 @@ fn hard_holes<W: Word>(board: &Board) -> Bits<W> {
         .fold(Bits::EMPTY, |s, h| s.with(Hole::at(h)))
 }
 
-/// How a beam ranks a position, least first: pegs, legal jumps (negated), pegs on hard holes,
-/// and a hash to break ties alike on every run.
+/// How a beam ranks a position, least first: pegs and moves still needed (the Merson-region
+/// bound) weighed together, legal jumps (negated), pegs on hard holes, and a hash to break
+/// ties alike on every run.
+///
+/// Why the weights: pegs alone (fewest first) fill the beam with positions that cleared many
+/// pegs but left many regions full, each a move of its own later. Measured on the basic
+/// games, one beam of 16,384: triangle:9 17 moves (18 by pegs alone), triangle:10 19 (20),
+/// triangle:11 23 (none found), and a beam of 4,096 finds lines on hexagon:5 and the English
+/// board's basic game where pegs alone find none; `pegs + 2 * regions` did as well,
+/// `pegs + 3 * regions` worse on triangle:10 (20).
 type Score = (u32, i64, u32, u64);
 
 /// One entry of a level: the position, its parent in the level before, and the jumps of the
@@ -103,6 +114,8 @@ struct Beam<'l, W: Word> {
     chains: Chains<W>,
     legal: JumpTable<W>,
     hard: Bits<W>,
+    bound: super::MoveBound<W>,
+    finish: crate::Finish,
     canon: Canonicalizer<W>,
     max_memory: usize,
     /// The budget's deadline and cancel flag.
@@ -201,8 +214,9 @@ impl<W: Word> Beam<'_, W> {
             let mut scored: Vec<(Score, Step<W>)> = next
                 .into_values()
                 .map(|s| {
+                    let regions = self.bound.moves_needed(s.pos, &self.finish);
                     let key = (
-                        s.pos.count(),
+                        2 * s.pos.count() + 3 * regions,
                         -(self.legal.legal_count(s.pos) as i64),
                         s.pos.intersect(self.hard).count(),
                         s.pos.hash64(),
