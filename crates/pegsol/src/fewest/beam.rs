@@ -211,10 +211,21 @@ impl<W: Word> Beam<'_, W> {
             if next.is_empty() {
                 return (None, Some(cut));
             }
+            // The bound costs a microsecond a child and a wide level has millions: the clock
+            // is read while they are ranked too.
+            let mut stopped = false;
             let mut scored: Vec<(Score, Step<W>)> = next
                 .into_values()
-                .map(|s| {
-                    let regions = self.bound.moves_needed(s.pos, &self.finish);
+                .enumerate()
+                .map(|(i, s)| {
+                    if i % 4096 == 4095 && !stopped {
+                        stopped = self.halted();
+                    }
+                    let regions = if stopped {
+                        0
+                    } else {
+                        self.bound.moves_needed(s.pos, &self.finish)
+                    };
                     let key = (
                         2 * s.pos.count() + 3 * regions,
                         -(self.legal.legal_count(s.pos) as i64),
@@ -224,6 +235,9 @@ impl<W: Word> Beam<'_, W> {
                     (key, s)
                 })
                 .collect();
+            if stopped {
+                return (None, Some(true));
+            }
             if scored.len() > width {
                 cut = true;
                 scored.select_nth_unstable_by(width, |a, b| a.0.cmp(&b.0));
