@@ -39,8 +39,8 @@ pub(crate) struct AnalyseAnswer {
     pub status: &'static str,
     /// Whether the fates come from the game's exact winning set (else from the solver).
     pub exact: bool,
-    /// With the winning set: the probability that uniformly random legal jumps from here
-    /// reach the finish (`null` without it).
+    /// With the winning set, when asked for: the probability that uniformly random legal
+    /// jumps from here reach the finish (`null` without it).
     pub random_win: Option<f64>,
     /// With the winning set, when it was asked for and fitted its budget: the positions and
     /// jumps every winning line from here passes through.
@@ -296,7 +296,7 @@ impl AnalyseAnswer {
                 pegs: start.count(),
                 status,
                 exact: exact.is_some(),
-                random_win: exact.map(|set| set.random_win(start)),
+                random_win: None,
                 forced: None,
                 moves,
             },
@@ -306,6 +306,18 @@ impl AnalyseAnswer {
 }
 
 impl AnalyseAnswer {
+    /// The answer with the odds that random play wins from its position, from the winning
+    /// set `exact` (left `None` without one). The set's table of odds is made on first use.
+    pub(crate) fn with_odds(
+        mut self,
+        problem: &Problem,
+        exact: Option<&WinningSet>,
+    ) -> AnalyseAnswer {
+        let start: Pegs = problem.start();
+        self.random_win = exact.map(|set| set.random_win(start));
+        self
+    }
+
     /// The answer with what every winning line from its position passes through, from the
     /// winning set `exact` within `limits` (left `None` without a set or past the limits);
     /// looked up in `memo` first, and kept there, found or not.

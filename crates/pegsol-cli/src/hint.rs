@@ -48,8 +48,8 @@ pub(crate) fn run(
         ..pegsol::Limits::default()
     };
     let (mut answer, _) = AnalyseAnswer::of(&problem, set.as_ref(), None, &limits, rest)?;
-    if !odds {
-        answer.random_win = None;
+    if odds {
+        answer = answer.with_odds(&problem, set.as_ref());
     }
     if forced {
         let rest = budget.saturating_sub(began.elapsed());

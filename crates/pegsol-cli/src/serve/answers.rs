@@ -148,7 +148,9 @@ pub(super) fn answer(
                 cancel: limits.cancel,
                 ..forced_limits(budget)
             };
-            let a = a.with_forced(problem, set, Some(fates), &quick);
+            let a = a
+                .with_odds(problem, set)
+                .with_forced(problem, set, Some(fates), &quick);
             Ok((to_value(&a)?, ran_out))
         }
         Kind::Board => Ok((to_value(&geometry(problem))?, false)),

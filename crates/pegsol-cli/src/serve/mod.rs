@@ -155,7 +155,12 @@ fn prepare(shared: &Arc<Shared>) {
                         budget,
                     )
                     .map(|(a, ran_out)| {
-                        let a = a.with_forced(&problem, set, Some(&shared.fates), &forced_limits(budget));
+                        let a = a.with_odds(&problem, set).with_forced(
+                            &problem,
+                            set,
+                            Some(&shared.fates),
+                            &forced_limits(budget),
+                        );
                         (a, ran_out)
                     })
                 });

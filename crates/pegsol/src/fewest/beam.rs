@@ -19,11 +19,11 @@ use crate::width::with_width;
 
 /// A line with few moves (not proven fewest) from one of the problem's starts to its finish,
 /// by a beam over moves: each level holds the `width` best positions one more move from a
-/// start (merged by symmetry), best meaning the least `2 * pegs + 3 * regions`, with `regions`
-/// the Merson-region bound on the moves still needed ([`super::MoveBound`]), then most legal
-/// jumps, then fewest pegs on the holes few jumps clear. Widths grow fourfold from 256 while `limits.timeout`
-/// allows (one beam without a timeout); the line with the fewest moves is returned, replayed
-/// by the independent checker and its moves recounted.
+/// start (merged by symmetry), best meaning the least `2 * pegs + 3 * regions`, with
+/// `regions` the Merson-region bound on the moves still needed ([`super::MoveBound`]), then
+/// most legal jumps, then fewest pegs on the holes few jumps clear. Widths grow fourfold from
+/// 256 while `limits.timeout` allows (one beam without a timeout); the line with the fewest
+/// moves is returned, replayed by the independent checker and its moves recounted.
 ///
 /// ```
 /// use pegsol::{Board, Finish, Limits, Problem};
@@ -97,9 +97,11 @@ fn hard_holes<W: Word>(board: &Board) -> Bits<W> {
 /// Why the weights: pegs alone (fewest first) fill the beam with positions that cleared many
 /// pegs but left many regions full, each a move of its own later. Measured on the basic
 /// games, one beam of 16,384: triangle:9 17 moves (18 by pegs alone), triangle:10 19 (20),
-/// triangle:11 23 (none found), and a beam of 4,096 finds lines on hexagon:5 and the English
-/// board's basic game where pegs alone find none; `pegs + 2 * regions` did as well,
-/// `pegs + 3 * regions` worse on triangle:10 (20).
+/// and on triangle:11 pegs alone found none; a beam of 65,536 finds 23 there, and a beam of
+/// 4,096 finds lines on hexagon:5 and the English board's basic game where pegs alone find
+/// none. `pegs + 2 * regions` did as well, `pegs + 3 * regions` worse on triangle:10 (20).
+/// On triangle:12 this ranking's beams up to 65,536 found no line (the beam dies out in
+/// stuck positions), where pegs alone found the 28-move line of docs/solutions.
 type Score = (u32, i64, u32, u64);
 
 /// One entry of a level: the position, its parent in the level before, and the jumps of the
