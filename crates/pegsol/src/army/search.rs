@@ -5,8 +5,9 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex, OnceLock};
 
+use super::bound::WindowPagoda;
 use super::geometry::{across, distance, mirror, pagoda_bound, steps, Cell, SIGMA};
 use crate::stop::Stop;
 use crate::Lattice;
@@ -161,6 +162,10 @@ pub(super) struct Layout<S> {
     mirror: Vec<usize>,
     /// Undo moves per cell `c`: `(a, b)`, the jump `a` over `b` into `c`.
     undos: Vec<Vec<(usize, usize)>>,
+    /// Every jump of the window, `(a, b, c)`: `a` over `b` into `c`.
+    jumps: Vec<(usize, usize, usize)>,
+    /// Per cell, whether it is on or below the line.
+    low: Vec<bool>,
     lattice: Lattice,
     row: i32,
 }
@@ -178,6 +183,8 @@ impl<S: CellSet> Layout<S> {
             need: Vec::new(),
             mirror: Vec::with_capacity(cells.len()),
             undos: Vec::with_capacity(cells.len()),
+            jumps: Vec::new(),
+            low: cells.iter().map(|&(_, y)| y <= 0).collect(),
             lattice,
             row,
             index: HashMap::new(),
@@ -196,6 +203,7 @@ impl<S: CellSet> Layout<S> {
                     index.get(&(x - dx, y - dy)),
                 ) {
                     undo.push((a, b));
+                    l.jumps.push((a, b, i));
                 }
             }
             l.undos.push(undo);
@@ -217,6 +225,22 @@ impl<S: CellSet> Layout<S> {
 
     pub(super) fn index(&self, cell: Cell) -> Option<usize> {
         self.index.get(&cell).copied()
+    }
+
+    /// The cells of a set.
+    fn members(pegs: S) -> impl Iterator<Item = usize> {
+        let mut p = pegs;
+        std::iter::from_fn(move || {
+            let i = p.lowest()?;
+            p = p.flip(i);
+            Some(i)
+        })
+    }
+
+    /// The best pagoda function of the window for `pegs` ([`WindowPagoda::fit`]).
+    pub(super) fn fit(&self, pegs: S) -> Option<WindowPagoda> {
+        let cells: Vec<usize> = Self::members(pegs).collect();
+        WindowPagoda::fit(&self.jumps, &self.low, &cells)
     }
 
     fn mirror(&self, pegs: S) -> S {
@@ -335,8 +359,41 @@ struct Node<S> {
     pegs: S,
     men: u32,
     total: f64,
+    /// The window's pagoda function handed down to this position, and its total there.
+    pagoda: (Arc<WindowPagoda>, i64),
     path: Vec<(usize, usize, usize)>,
 }
+
+/// A pagoda function of the window and a position's total under it (borrowed: the walk
+/// hands it down without touching a shared count).
+#[derive(Clone, Copy)]
+struct Fitted<'f> {
+    f: &'f WindowPagoda,
+    total: i64,
+}
+
+impl Fitted<'_> {
+    /// The total after the undo that replaces the man on `c` by men on `a` and `b`.
+    #[inline]
+    fn undo(&self, c: usize, a: usize, b: usize) -> i64 {
+        self.total - self.f.weight(c) + self.f.weight(a) + self.f.weight(b)
+    }
+
+    #[inline]
+    fn men_needed(&self) -> u32 {
+        self.f.men_needed(self.total)
+    }
+}
+
+/// Positions of up to this many men get their own pagoda function ([`WindowPagoda::fit`]).
+const FIT_MEN: u32 = 3;
+
+/// Positions a limit may take before the search fits pagoda functions (about a tenth of a
+/// second).
+const PROBE: u64 = 1 << 18;
+
+/// A walk adds its positions to the shared count (and reads the clock) this often.
+const FLUSH: u64 = 1 << 12;
 
 /// The search, shared by its worker threads.
 pub(super) struct Search<'l, S> {
@@ -352,6 +409,23 @@ pub(super) struct Search<'l, S> {
     stop: AtomicBool,
     out_of_time: AtomicBool,
     found: Mutex<Option<Vec<(usize, usize, usize)>>>,
+    /// The window's best pagoda function for the target alone, fitted when first asked for.
+    root: OnceLock<Arc<WindowPagoda>>,
+    /// Zero weights: the function handed down while the search does not fit.
+    zero: Arc<WindowPagoda>,
+    /// Whether positions get their own functions: only once a limit outlives its probe, so a
+    /// row the fixed bounds settle in a few thousand positions never pays for the linear
+    /// program (tens of milliseconds a fit on a window of 256 cells).
+    fitting: AtomicBool,
+    /// While not fitting, the count of positions at which the probe of a limit gives up.
+    probe_end: AtomicU64,
+    probe_ran_out: AtomicBool,
+    /// The functions fitted to positions with at most this many men (the linear program
+    /// costs milliseconds, so only near the target, where one cut saves most).
+    fit_men: u32,
+    /// Those functions, by position (`None`: the solver failed), kept across the limits of
+    /// the deepening.
+    fits: Mutex<HashMap<S, Option<Arc<WindowPagoda>>>>,
 }
 
 impl<'l, S: CellSet + Send + Sync> Search<'l, S> {
@@ -368,9 +442,18 @@ impl<'l, S: CellSet + Send + Sync> Search<'l, S> {
                 }
             }
         }
+        let zero = WindowPagoda::new(vec![0; l.cells.len()], &l.jumps, &l.low)
+            .expect("zero weights are a pagoda function");
         Search {
             l,
             best,
+            root: OnceLock::new(),
+            zero: Arc::new(zero),
+            fitting: AtomicBool::new(false),
+            probe_end: AtomicU64::new(0),
+            probe_ran_out: AtomicBool::new(false),
+            fit_men: FIT_MEN,
+            fits: Mutex::default(),
             table: Table::new(max_memory),
             nodes: AtomicU64::new(0),
             halt,
@@ -395,13 +478,63 @@ impl<'l, S: CellSet + Send + Sync> Search<'l, S> {
         }
     }
 
+    /// The men the window's best pagoda function for the target alone says every army
+    /// needs (in the window).
+    pub(super) fn root_bound(&self) -> u32 {
+        let root = self.root();
+        root.men_needed(root.weight(self.target()))
+    }
+
+    fn root(&self) -> &Arc<WindowPagoda> {
+        self.root.get_or_init(|| {
+            Arc::new(
+                self.l
+                    .fit(S::single(self.target()))
+                    .unwrap_or_else(|| (*self.zero).clone()),
+            )
+        })
+    }
+
+    fn target(&self) -> usize {
+        self.l
+            .index((0, self.l.row))
+            .expect("the target is in the window")
+    }
+
     /// Whether a position is cut by a bound before it is searched.
     #[inline]
-    fn cut(&self, pegs: S, men: u32, total: f64, limit: u32) -> bool {
+    fn cut(&self, pegs: S, men: u32, total: f64, pagoda: Fitted, limit: u32) -> bool {
         let up = pegs.and(self.l.above).count();
         men + up > limit
             || self.men_needed(total) > limit
+            || pagoda.men_needed() > limit
             || self.l.lineage_bound(pegs, men, up) > limit
+    }
+
+    /// The function fitted to this position, with its total there, if it bounds the
+    /// position at least as well as the one handed down (fitted here once, for positions of
+    /// at most [`Search::fit_men`] men).
+    fn refit(&self, pegs: S, men: u32, handed: Fitted) -> Option<(Arc<WindowPagoda>, i64)> {
+        if men > self.fit_men || !self.fitting.load(Ordering::Relaxed) {
+            return None;
+        }
+        let known = self
+            .fits
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .get(&pegs)
+            .cloned();
+        let own = known.unwrap_or_else(|| {
+            let own = self.l.fit(pegs).map(Arc::new);
+            self.fits
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .insert(pegs, own.clone());
+            own
+        });
+        let f = own?;
+        let total = f.total(Layout::<S>::members(pegs));
+        (f.men_needed(total) >= handed.men_needed()).then_some((f, total))
     }
 
     /// The positions one undo after `node` that no bound cuts.
@@ -415,14 +548,30 @@ impl<'l, S: CellSet + Send + Sync> Search<'l, S> {
                     let pegs = node.pegs.flip(c).flip(a).flip(b);
                     let w = &self.l.weights;
                     let total = node.total - w[c] + w[a] + w[b];
+                    let parent = Fitted {
+                        f: &node.pagoda.0,
+                        total: node.pagoda.1,
+                    };
+                    let handed = Fitted {
+                        f: &node.pagoda.0,
+                        total: parent.undo(c, a, b),
+                    };
+                    let pagoda = self
+                        .refit(pegs, node.men + 1, handed)
+                        .unwrap_or_else(|| (node.pagoda.0.clone(), handed.total));
+                    let fitted = Fitted {
+                        f: &pagoda.0,
+                        total: pagoda.1,
+                    };
                     let is_army = pegs.and(self.l.above) == S::default();
-                    if is_army || !self.cut(pegs, node.men + 1, total, limit) {
+                    if is_army || !self.cut(pegs, node.men + 1, total, fitted, limit) {
                         let mut path = node.path.clone();
                         path.push((c, a, b));
                         out.push(Node {
                             pegs,
                             men: node.men + 1,
                             total,
+                            pagoda,
                             path,
                         });
                     }
@@ -444,18 +593,28 @@ impl<'l, S: CellSet + Send + Sync> Search<'l, S> {
         threads: usize,
         progress: &dyn Fn(u32, u64),
     ) -> Ending {
-        let target = self
-            .l
-            .index((0, self.l.row))
-            .expect("the target is in the window");
-        let root = Node {
-            pegs: S::single(target),
-            men: 1,
-            total: 1.0,
-            path: Vec::new(),
-        };
+        let target = self.target();
         let mut limit = from;
         loop {
+            let fitting = self.fitting.load(Ordering::Relaxed);
+            let f = if fitting { self.root() } else { &self.zero };
+            if fitting && self.root_bound() > limit {
+                // The window's best function for the target rules out every size below
+                // its bound without a search.
+                if self.root_bound() > to {
+                    return Ending::NoneUpTo(to);
+                }
+                limit = self.root_bound();
+            }
+            let root = Node {
+                pegs: S::single(target),
+                men: 1,
+                total: 1.0,
+                pagoda: (f.clone(), f.weight(target)),
+                path: Vec::new(),
+            };
+            self.probe_end
+                .store(self.nodes() + PROBE, Ordering::Relaxed);
             progress(limit, self.nodes());
             // The frontier: enough positions to keep every thread busy.
             let mut frontier = vec![root.clone_node()];
@@ -482,8 +641,13 @@ impl<'l, S: CellSet + Send + Sync> Search<'l, S> {
                     s: self,
                     path: node.path.clone(),
                     nodes: 0,
+                    ranked: Vec::new(),
                 };
-                if walk.go(node.pegs, node.men, node.total, limit) {
+                let handed = Fitted {
+                    f: &node.pagoda.0,
+                    total: node.pagoda.1,
+                };
+                if walk.go(node.pegs, node.men, node.total, handed, limit) {
                     let mut found = self
                         .found
                         .lock()
@@ -493,8 +657,7 @@ impl<'l, S: CellSet + Send + Sync> Search<'l, S> {
                     }
                     self.stop.store(true, Ordering::Relaxed);
                 }
-                self.nodes
-                    .fetch_add(walk.nodes % 0x1_0000, Ordering::Relaxed);
+                self.nodes.fetch_add(walk.nodes % FLUSH, Ordering::Relaxed);
             };
             match pool {
                 Ok(pool) if threads > 1 => pool.install(|| {
@@ -510,6 +673,15 @@ impl<'l, S: CellSet + Send + Sync> Search<'l, S> {
                 .take()
             {
                 return Ending::Found(path);
+            }
+            if self.probe_ran_out.swap(false, Ordering::Relaxed)
+                && !self.out_of_time.load(Ordering::Relaxed)
+            {
+                // The limit is searched again, fitting: what the probe finished stays in
+                // the table, what it left is searched anew.
+                self.fitting.store(true, Ordering::Relaxed);
+                self.stop.store(false, Ordering::Relaxed);
+                continue;
             }
             if self.out_of_time.load(Ordering::Relaxed) {
                 return Ending::Budget(limit);
@@ -528,35 +700,56 @@ impl<S: CellSet> Node<S> {
             pegs: self.pegs,
             men: self.men,
             total: self.total,
+            pagoda: self.pagoda.clone(),
             path: self.path.clone(),
         }
     }
 }
 
 /// One thread's depth-first walk.
+/// An undo with its rank (men above the line first) and the men its pagoda total needs.
+type Ranked = (u32, u32, (usize, usize, usize));
+
 struct Walk<'s, 'l, S> {
     s: &'s Search<'l, S>,
     path: Vec<(usize, usize, usize)>,
     nodes: u64,
+    /// Per number of men, the undos of a position ranked by bound (reused: the walk
+    /// allocates only while it first goes deeper).
+    ranked: Vec<Vec<Ranked>>,
 }
 
 impl<S: CellSet + Send + Sync> Walk<'_, '_, S> {
     /// Whether the men in `pegs` (`men` of them, pagoda total `total`) can be brought on or
     /// below the line with at most `limit` men in all.
-    fn go(&mut self, pegs: S, men: u32, total: f64, limit: u32) -> bool {
+    fn go(&mut self, pegs: S, men: u32, total: f64, handed: Fitted, limit: u32) -> bool {
         let l = self.s.l;
         let up = pegs.and(l.above);
         if up == S::default() {
             return true;
         }
-        if self.s.cut(pegs, men, total, limit) {
+        if self.s.cut(pegs, men, total, handed, limit) {
+            return false;
+        }
+        let own = self.s.refit(pegs, men, handed);
+        let pagoda = match &own {
+            Some((f, total)) => Fitted { f, total: *total },
+            None => handed,
+        };
+        if pagoda.men_needed() > limit {
             return false;
         }
         self.nodes += 1;
-        if self.nodes & 0xffff == 0 {
-            self.s.nodes.fetch_add(0x1_0000, Ordering::Relaxed);
+        if self.nodes & (FLUSH - 1) == 0 {
+            let nodes = self.s.nodes.fetch_add(FLUSH, Ordering::Relaxed) + FLUSH;
             if self.s.halt.passed() {
                 self.s.out_of_time.store(true, Ordering::Relaxed);
+                self.s.stop.store(true, Ordering::Relaxed);
+            }
+            if !self.s.fitting.load(Ordering::Relaxed)
+                && nodes >= self.s.probe_end.load(Ordering::Relaxed)
+            {
+                self.s.probe_ran_out.store(true, Ordering::Relaxed);
                 self.s.stop.store(true, Ordering::Relaxed);
             }
         }
@@ -568,24 +761,50 @@ impl<S: CellSet + Send + Sync> Walk<'_, '_, S> {
             return false;
         }
         // Undo men above the line first, highest first (cells are numbered from the top):
-        // they are what remains to be done.
-        for part in [up, pegs.and(l.above.not())] {
+        // they are what remains to be done. Among them, the undos the pagoda function
+        // thinks cheapest go first (the sort is stable, so ties keep that order): the
+        // search for an army that exists then meets it sooner; an exhausted search visits
+        // the same positions in any order.
+        let depth = men as usize;
+        if self.ranked.len() <= depth {
+            self.ranked.resize_with(depth + 1, Vec::new);
+        }
+        let mut ranked = std::mem::take(&mut self.ranked[depth]);
+        ranked.clear();
+        for (rank, part) in [up, pegs.and(l.above.not())].into_iter().enumerate() {
             let mut p = part;
             while let Some(c) = p.lowest() {
                 p = p.flip(c);
                 for &(a, b) in &l.undos[c] {
                     if !pegs.has(a) && !pegs.has(b) {
-                        let next = pegs.flip(c).flip(a).flip(b);
-                        let w = &l.weights;
-                        let t = total - w[c] + w[a] + w[b];
-                        self.path.push((c, a, b));
-                        if self.go(next, men + 1, t, limit) {
-                            return true;
+                        let need = pagoda.f.men_needed(pagoda.undo(c, a, b));
+                        if need <= limit {
+                            ranked.push((rank as u32, need, (c, a, b)));
                         }
-                        self.path.pop();
                     }
                 }
             }
+        }
+        ranked.sort_by_key(|&(rank, need, _)| (rank, need));
+        let mut found = false;
+        for &(_, _, (c, a, b)) in &ranked {
+            let next = pegs.flip(c).flip(a).flip(b);
+            let w = &l.weights;
+            let t = total - w[c] + w[a] + w[b];
+            let below = Fitted {
+                f: pagoda.f,
+                total: pagoda.undo(c, a, b),
+            };
+            self.path.push((c, a, b));
+            if self.go(next, men + 1, t, below, limit) {
+                found = true;
+                break;
+            }
+            self.path.pop();
+        }
+        self.ranked[depth] = ranked;
+        if found {
+            return true;
         }
         if !self.s.stop.load(Ordering::Relaxed) {
             self.s.table.record(key, limit);
