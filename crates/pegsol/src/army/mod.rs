@@ -282,12 +282,7 @@ fn run<S: CellSet + Send + Sync>(
     for &(c, a, b) in &path {
         pegs = pegs.flip(c).flip(a).flip(b);
     }
-    let mut men = Vec::new();
-    let mut p = pegs;
-    while let Some(i) = p.lowest() {
-        p = p.flip(i);
-        men.push(layout.cells[i]);
-    }
+    let men: Vec<Cell> = pegs.members().map(|i| layout.cells[i]).collect();
     let jumps: Vec<ArmyJump> = path
         .iter()
         .rev()

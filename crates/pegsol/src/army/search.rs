@@ -24,6 +24,16 @@ pub(super) trait CellSet: Copy + Eq + Hash + Ord + Default + Send + Sync {
     fn not(self) -> Self;
     fn count(self) -> u32;
     fn lowest(self) -> Option<usize>;
+
+    /// The cells of the set, lowest first.
+    fn members(self) -> impl Iterator<Item = usize> {
+        let mut p = self;
+        std::iter::from_fn(move || {
+            let i = p.lowest()?;
+            p = p.flip(i);
+            Some(i)
+        })
+    }
 }
 
 impl CellSet for u128 {
@@ -227,19 +237,9 @@ impl<S: CellSet> Layout<S> {
         self.index.get(&cell).copied()
     }
 
-    /// The cells of a set.
-    fn members(pegs: S) -> impl Iterator<Item = usize> {
-        let mut p = pegs;
-        std::iter::from_fn(move || {
-            let i = p.lowest()?;
-            p = p.flip(i);
-            Some(i)
-        })
-    }
-
     /// The best pagoda function of the window for `pegs` ([`WindowPagoda::fit`]).
     pub(super) fn fit(&self, pegs: S) -> Option<WindowPagoda> {
-        let cells: Vec<usize> = Self::members(pegs).collect();
+        let cells: Vec<usize> = pegs.members().collect();
         WindowPagoda::fit(&self.jumps, &self.low, &cells)
     }
 
@@ -385,7 +385,8 @@ impl Fitted<'_> {
     }
 }
 
-/// Positions of up to this many men get their own pagoda function ([`WindowPagoda::fit`]).
+/// Positions of up to this many men get their own pagoda function ([`WindowPagoda::fit`]):
+/// the linear program costs milliseconds, so only near the target, where one cut saves most.
 const FIT_MEN: u32 = 3;
 
 /// Positions a limit may take before the search fits pagoda functions (about a tenth of a
@@ -420,9 +421,6 @@ pub(super) struct Search<'l, S> {
     /// While not fitting, the count of positions at which the probe of a limit gives up.
     probe_end: AtomicU64,
     probe_ran_out: AtomicBool,
-    /// The functions fitted to positions with at most this many men (the linear program
-    /// costs milliseconds, so only near the target, where one cut saves most).
-    fit_men: u32,
     /// Those functions, by position (`None`: the solver failed), kept across the limits of
     /// the deepening.
     fits: Mutex<HashMap<S, Option<Arc<WindowPagoda>>>>,
@@ -452,7 +450,6 @@ impl<'l, S: CellSet + Send + Sync> Search<'l, S> {
             fitting: AtomicBool::new(false),
             probe_end: AtomicU64::new(0),
             probe_ran_out: AtomicBool::new(false),
-            fit_men: FIT_MEN,
             fits: Mutex::default(),
             table: Table::new(max_memory),
             nodes: AtomicU64::new(0),
@@ -513,9 +510,9 @@ impl<'l, S: CellSet + Send + Sync> Search<'l, S> {
 
     /// The function fitted to this position, with its total there, if it bounds the
     /// position at least as well as the one handed down (fitted here once, for positions of
-    /// at most [`Search::fit_men`] men).
+    /// at most [`FIT_MEN`] men).
     fn refit(&self, pegs: S, men: u32, handed: Fitted) -> Option<(Arc<WindowPagoda>, i64)> {
-        if men > self.fit_men || !self.fitting.load(Ordering::Relaxed) {
+        if men > FIT_MEN || !self.fitting.load(Ordering::Relaxed) {
             return None;
         }
         let known = self
@@ -533,7 +530,7 @@ impl<'l, S: CellSet + Send + Sync> Search<'l, S> {
             own
         });
         let f = own?;
-        let total = f.total(Layout::<S>::members(pegs));
+        let total = f.total(pegs.members());
         (f.men_needed(total) >= handed.men_needed()).then_some((f, total))
     }
 
@@ -598,13 +595,14 @@ impl<'l, S: CellSet + Send + Sync> Search<'l, S> {
         loop {
             let fitting = self.fitting.load(Ordering::Relaxed);
             let f = if fitting { self.root() } else { &self.zero };
-            if fitting && self.root_bound() > limit {
+            if fitting {
                 // The window's best function for the target rules out every size below
                 // its bound without a search.
-                if self.root_bound() > to {
+                let proved = self.root_bound();
+                if proved > to {
                     return Ending::NoneUpTo(to);
                 }
-                limit = self.root_bound();
+                limit = limit.max(proved);
             }
             let root = Node {
                 pegs: S::single(target),
@@ -706,10 +704,10 @@ impl<S: CellSet> Node<S> {
     }
 }
 
-/// One thread's depth-first walk.
 /// An undo with its rank (men above the line first) and the men its pagoda total needs.
 type Ranked = (u32, u32, (usize, usize, usize));
 
+/// One thread's depth-first walk.
 struct Walk<'s, 'l, S> {
     s: &'s Search<'l, S>,
     path: Vec<(usize, usize, usize)>,
