@@ -23,15 +23,18 @@
 //!   12, 21, 40, 97 and 2, 3, 5, 8, 15, 30, 92 for the diagonal and triangular rows;
 //! - lineages: the men that end up replacing one man form an army for that man alone (other
 //!   men can only block his undos, never help them), so the men needed add up over the men
-//!   present, each needing at least the pagoda bound for his own row;
+//!   present, each needing at least the pagoda bound for his own row, and, once a limit's
+//!   search runs past a few million positions, the window's best pagoda function for a lone
+//!   man on his own cell (fitted once per cell above the line: a man at row 4 of the
+//!   diagonal lattice needs 8, not the 7 of the fixed function);
 //! - the window's best pagoda function for the position (a linear program over every pagoda
 //!   function of the window at once, Bell, Hirschberg and Guerrero-Garcia 2007; see
 //!   `bound.rs`): fitted to the target and to positions of at most three men, in exact
 //!   integers, and handed down to every position below them, where an undo updates its total
 //!   in one addition. It never rises above the fewest men of the window, and it ranks the
 //!   undos: those it thinks cheapest are searched first. A limit first gets a probe of a
-//!   quarter of a million positions with the fixed bounds alone, so rows those settle never
-//!   pay for the linear program.
+//!   quarter of a million positions with the fixed bounds alone, then four million with the
+//!   functions near the target, so rows those settle never pay for the next bound.
 //!
 //! The search is confined to a [`Window`] of the board; "no smaller army" is proved for lines
 //! of play inside that window. Every army found is replayed forwards by an independent

@@ -2,296 +2,24 @@
 //! becomes two) until every man stands on or below the line, by iterative deepening on the
 //! number of men, inside a window of the infinite board.
 
+mod cells;
+mod layout;
+mod table;
+#[cfg(test)]
+mod tests;
+
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hash, Hasher};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
+pub(super) use cells::{CellSet, Cells256};
+pub(super) use layout::Layout;
+pub use layout::Window;
+use table::Table;
+
 use super::bound::WindowPagoda;
-use super::geometry::{across, distance, mirror, pagoda_bound, steps, Cell, SIGMA};
+use super::geometry::SIGMA;
 use crate::stop::Stop;
-use crate::Lattice;
-
-/// A set of window cells as a bitset: `u128` for windows of up to 128 cells (the orthogonal
-/// army), [`Cells256`] up to 256; the search is compiled for each.
-pub(super) trait CellSet: Copy + Eq + Hash + Ord + Default + Send + Sync {
-    /// The most cells a set can hold.
-    const CAPACITY: usize;
-    fn single(i: usize) -> Self;
-    fn has(self, i: usize) -> bool;
-    fn flip(self, i: usize) -> Self;
-    fn and(self, other: Self) -> Self;
-    fn not(self) -> Self;
-    fn count(self) -> u32;
-    fn lowest(self) -> Option<usize>;
-
-    /// The cells of the set, lowest first.
-    fn members(self) -> impl Iterator<Item = usize> {
-        let mut p = self;
-        std::iter::from_fn(move || {
-            let i = p.lowest()?;
-            p = p.flip(i);
-            Some(i)
-        })
-    }
-}
-
-impl CellSet for u128 {
-    const CAPACITY: usize = 128;
-    #[inline]
-    fn single(i: usize) -> u128 {
-        1 << i
-    }
-    #[inline]
-    fn has(self, i: usize) -> bool {
-        self >> i & 1 != 0
-    }
-    #[inline]
-    fn flip(self, i: usize) -> u128 {
-        self ^ 1 << i
-    }
-    #[inline]
-    fn and(self, other: u128) -> u128 {
-        self & other
-    }
-    #[inline]
-    fn not(self) -> u128 {
-        !self
-    }
-    #[inline]
-    fn count(self) -> u32 {
-        self.count_ones()
-    }
-    #[inline]
-    fn lowest(self) -> Option<usize> {
-        (self != 0).then(|| self.trailing_zeros() as usize)
-    }
-}
-
-/// 256 cells in four words.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub(super) struct Cells256([u64; 4]);
-
-impl CellSet for Cells256 {
-    const CAPACITY: usize = 256;
-    #[inline]
-    fn single(i: usize) -> Cells256 {
-        let mut w = [0; 4];
-        w[i / 64] = 1 << (i % 64);
-        Cells256(w)
-    }
-    #[inline]
-    fn has(self, i: usize) -> bool {
-        self.0[i / 64] >> (i % 64) & 1 != 0
-    }
-    #[inline]
-    fn flip(mut self, i: usize) -> Cells256 {
-        self.0[i / 64] ^= 1 << (i % 64);
-        self
-    }
-    #[inline]
-    fn and(self, o: Cells256) -> Cells256 {
-        Cells256(std::array::from_fn(|k| self.0[k] & o.0[k]))
-    }
-    #[inline]
-    fn not(self) -> Cells256 {
-        Cells256(self.0.map(|w| !w))
-    }
-    #[inline]
-    fn count(self) -> u32 {
-        self.0.iter().map(|w| w.count_ones()).sum()
-    }
-    #[inline]
-    fn lowest(self) -> Option<usize> {
-        self.0
-            .iter()
-            .position(|&w| w != 0)
-            .map(|k| 64 * k + self.0[k].trailing_zeros() as usize)
-    }
-}
-
-/// The part of the infinite board the search may use: rows from the target's down to
-/// `-below`, and cells at most `half_width` columns (half cells: `2 * half_width` across)
-/// either side of the target's.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Window {
-    /// Columns either side of the target.
-    pub half_width: i32,
-    /// Rows below the line the window reaches down to (`0`: the line only).
-    pub below: i32,
-}
-
-impl Window {
-    /// The window used when none is given: the one the orthogonal army has always used
-    /// (columns -5..5, eleven rows) for rows 1 to 4, and for the other lattices the widest
-    /// that fits 256 cells with rows to 4 below the line (to 3 on the triangular lattice).
-    #[must_use]
-    pub fn default_for(lattice: Lattice, row: u32) -> Window {
-        let row = row as i32;
-        match lattice {
-            Lattice::Orthogonal => Window {
-                half_width: 5,
-                below: (10 - row).max(4),
-            },
-            Lattice::Diagonal | Lattice::Triangular => {
-                let below = if lattice == Lattice::Diagonal { 4 } else { 3 };
-                let height = row + 1 + below;
-                let half_width = ((256 / height - 1) / 2).min(row + 4);
-                Window { half_width, below }
-            }
-        }
-    }
-
-    /// The window's cells, top row first, each row left to right.
-    pub(super) fn cells(self, lattice: Lattice, row: i32) -> Vec<Cell> {
-        let mut cells = Vec::new();
-        // Wide enough for the triangular lattice's slanted columns.
-        let reach = self.half_width + row + self.below + 1;
-        for y in (-self.below..=row).rev() {
-            for x in -reach..=reach {
-                if across(lattice, (x, y), row).abs() <= 2 * self.half_width {
-                    cells.push((x, y));
-                }
-            }
-        }
-        cells
-    }
-}
-
-/// The window's geometry, with everything the search looks up per cell.
-pub(super) struct Layout<S> {
-    pub(super) cells: Vec<Cell>,
-    index: HashMap<Cell, usize>,
-    weights: Vec<f64>,
-    /// The cells above the line.
-    above: S,
-    /// Per row above the line, its cells and the men a lone man there needs by the pagoda
-    /// bound centred on him (1 on or below the line): lineages of different men never help
-    /// each other (men only block), so these add up.
-    need: Vec<(S, u32)>,
-    mirror: Vec<usize>,
-    /// Undo moves per cell `c`: `(a, b)`, the jump `a` over `b` into `c`.
-    undos: Vec<Vec<(usize, usize)>>,
-    /// Every jump of the window, `(a, b, c)`: `a` over `b` into `c`.
-    jumps: Vec<(usize, usize, usize)>,
-    /// Per cell, whether it is on or below the line.
-    low: Vec<bool>,
-    lattice: Lattice,
-    row: i32,
-}
-
-impl<S: CellSet> Layout<S> {
-    pub(super) fn new(lattice: Lattice, row: i32, window: Window) -> Option<Layout<S>> {
-        let cells = window.cells(lattice, row);
-        if cells.len() > S::CAPACITY || !cells.contains(&(0, row)) {
-            return None;
-        }
-        let index: HashMap<Cell, usize> = cells.iter().enumerate().map(|(i, &c)| (c, i)).collect();
-        let mut l = Layout {
-            weights: Vec::with_capacity(cells.len()),
-            above: S::default(),
-            need: Vec::new(),
-            mirror: Vec::with_capacity(cells.len()),
-            undos: Vec::with_capacity(cells.len()),
-            jumps: Vec::new(),
-            low: cells.iter().map(|&(_, y)| y <= 0).collect(),
-            lattice,
-            row,
-            index: HashMap::new(),
-            cells: Vec::new(),
-        };
-        for (i, &(x, y)) in cells.iter().enumerate() {
-            l.weights.push(SIGMA.powi(distance(lattice, x, y - row)));
-            if y > 0 {
-                l.above = l.above.flip(i);
-            }
-            l.mirror.push(index[&mirror(lattice, (x, y), row)]);
-            let mut undo = Vec::new();
-            for &(dx, dy) in steps(lattice) {
-                if let (Some(&a), Some(&b)) = (
-                    index.get(&(x - 2 * dx, y - 2 * dy)),
-                    index.get(&(x - dx, y - dy)),
-                ) {
-                    undo.push((a, b));
-                    l.jumps.push((a, b, i));
-                }
-            }
-            l.undos.push(undo);
-        }
-        for y in 1..=row {
-            let mut mask = S::default();
-            for (i, c) in cells.iter().enumerate() {
-                if c.1 == y {
-                    mask = mask.flip(i);
-                }
-            }
-            let need = pagoda_bound(lattice, y).unwrap_or(u32::MAX / 1024);
-            l.need.push((mask, need));
-        }
-        l.index = index;
-        l.cells = cells;
-        Some(l)
-    }
-
-    pub(super) fn index(&self, cell: Cell) -> Option<usize> {
-        self.index.get(&cell).copied()
-    }
-
-    /// The best pagoda function of the window for `pegs` ([`WindowPagoda::fit`]).
-    pub(super) fn fit(&self, pegs: S) -> Option<WindowPagoda> {
-        let cells: Vec<usize> = pegs.members().collect();
-        WindowPagoda::fit(&self.jumps, &self.low, &cells)
-    }
-
-    fn mirror(&self, pegs: S) -> S {
-        let mut out = S::default();
-        let mut p = pegs;
-        while let Some(i) = p.lowest() {
-            p = p.flip(i);
-            out = out.flip(self.mirror[i]);
-        }
-        out
-    }
-
-    /// The men `pegs` need by their lineages: one each on or below the line (`men` less
-    /// `up` of them), the single-man bound of his row for each above.
-    #[inline]
-    fn lineage_bound(&self, pegs: S, men: u32, up: u32) -> u32 {
-        self.need.iter().fold(men - up, |sum, &(mask, need)| {
-            sum.saturating_add(pegs.and(mask).count().saturating_mul(need))
-        })
-    }
-}
-
-/// The hash of the table of failed positions: the words of a position mixed by the one
-/// multiplier the project's tables use ([`crate::table::SPREAD`]); the keys are positions, not
-/// input from anyone who could choose them to collide.
-#[derive(Default)]
-struct Spread(u64);
-
-impl Hasher for Spread {
-    #[inline]
-    fn finish(&self) -> u64 {
-        self.0 ^ self.0 >> 29
-    }
-    #[inline]
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.write_u64(u64::from_le_bytes(word));
-        }
-    }
-    #[inline]
-    fn write_u64(&mut self, w: u64) {
-        self.0 = (self.0.rotate_left(23) ^ w).wrapping_mul(crate::table::SPREAD);
-    }
-    #[inline]
-    fn write_u128(&mut self, w: u128) {
-        self.write_u64(w as u64);
-        self.write_u64((w >> 64) as u64);
-    }
-}
 
 /// How a search ended.
 pub(super) enum Ending {
@@ -301,56 +29,6 @@ pub(super) enum Ending {
     Budget(u32),
     /// Every army of up to this many men is ruled out (the search was told to stop there).
     NoneUpTo(u32),
-}
-
-type Failed<S> = HashMap<S, u32, BuildHasherDefault<Spread>>;
-
-/// The table of failed positions (up to the mirror), each with the most men it was allowed,
-/// shared by the threads in shards behind locks.
-struct Table<S> {
-    shards: Vec<Mutex<Failed<S>>>,
-    max_per_shard: usize,
-}
-
-impl<S: CellSet> Table<S> {
-    const SHARDS: usize = 64;
-
-    fn new(max_memory: usize) -> Table<S> {
-        // A bucket holds the key, the limit and a control byte; a shard's buckets come in
-        // powers of two at most 7/8 full. Each shard may fill the largest power of two of
-        // buckets that fits its share of the budget (a shard that grows holds its old
-        // buckets beside the new ones for a moment: one shard's share, not the budget's).
-        let bucket = std::mem::size_of::<(S, u32)>() + 1;
-        let share = max_memory / Self::SHARDS / bucket;
-        let buckets = if share == 0 { 1 } else { 1 << share.ilog2() };
-        Table {
-            shards: (0..Self::SHARDS).map(|_| Mutex::default()).collect(),
-            max_per_shard: (buckets / 8 * 7).max(1024),
-        }
-    }
-
-    fn shard(&self, key: &S) -> std::sync::MutexGuard<'_, Failed<S>> {
-        let mut h = Spread::default();
-        key.hash(&mut h);
-        let i = (h.finish() >> 58) as usize % Self::SHARDS;
-        // A worker that panicked left no half-written entry: the map is still sound.
-        self.shards[i]
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-    }
-
-    fn failed(&self, key: &S, limit: u32) -> bool {
-        self.shard(key).get(key).is_some_and(|&l| l >= limit)
-    }
-
-    fn record(&self, key: S, limit: u32) {
-        let mut shard = self.shard(&key);
-        if shard.len() >= self.max_per_shard {
-            // The table is a cache: dropping a shard costs time, never an answer.
-            shard.clear();
-        }
-        shard.insert(key, limit);
-    }
 }
 
 /// A position of the search: its men, how many, their pagoda total, and the undos that led
@@ -389,9 +67,13 @@ impl Fitted<'_> {
 /// the linear program costs milliseconds, so only near the target, where one cut saves most.
 const FIT_MEN: u32 = 3;
 
-/// Positions a limit may take before the search fits pagoda functions (about a tenth of a
-/// second).
-const PROBE: u64 = 1 << 18;
+/// The stages of a limit's search, each a stronger bound at a higher price, and the
+/// positions each may take before the limit is searched again at the next: the fixed bounds
+/// alone (about a tenth of a second), then functions fitted near the target (a few seconds),
+/// then, past those, a function fitted for a lone man on every cell above the line (the
+/// lineage bound per cell: a quarter of a second on a window of 200 cells, paid only by
+/// searches that run longer). What a stage finished stays in the table of failed positions.
+const PROBES: [u64; 2] = [1 << 18, 1 << 22];
 
 /// A walk adds its positions to the shared count (and reads the clock) this often.
 const FLUSH: u64 = 1 << 12;
@@ -412,13 +94,17 @@ pub(super) struct Search<'l, S> {
     found: Mutex<Option<Vec<(usize, usize, usize)>>>,
     /// The window's best pagoda function for the target alone, fitted when first asked for.
     root: OnceLock<Arc<WindowPagoda>>,
+    /// Per cell, the men a lone man there needs by the window's best pagoda function for
+    /// him (at least his row's bound), fitted at the last stage ([`PROBES`]).
+    alone: OnceLock<Vec<u32>>,
     /// Zero weights: the function handed down while the search does not fit.
     zero: Arc<WindowPagoda>,
-    /// Whether positions get their own functions: only once a limit outlives its probe, so a
-    /// row the fixed bounds settle in a few thousand positions never pays for the linear
-    /// program (tens of milliseconds a fit on a window of 256 cells).
-    fitting: AtomicBool,
-    /// While not fitting, the count of positions at which the probe of a limit gives up.
+    /// The stage ([`PROBES`]): positions get their own functions from stage 1, once a limit
+    /// outlives its probe, so a row the fixed bounds settle in a few thousand positions
+    /// never pays for the linear program (tens of milliseconds a fit on a window of 256
+    /// cells).
+    stage: AtomicUsize,
+    /// Before the last stage, the count of positions at which the stage gives up.
     probe_end: AtomicU64,
     probe_ran_out: AtomicBool,
     /// Those functions, by position (`None`: the solver failed), kept across the limits of
@@ -446,8 +132,9 @@ impl<'l, S: CellSet + Send + Sync> Search<'l, S> {
             l,
             best,
             root: OnceLock::new(),
+            alone: OnceLock::new(),
             zero: Arc::new(zero),
-            fitting: AtomicBool::new(false),
+            stage: AtomicUsize::new(0),
             probe_end: AtomicU64::new(0),
             probe_ran_out: AtomicBool::new(false),
             fits: Mutex::default(),
@@ -505,14 +192,53 @@ impl<'l, S: CellSet + Send + Sync> Search<'l, S> {
         men + up > limit
             || self.men_needed(total) > limit
             || pagoda.men_needed() > limit
-            || self.l.lineage_bound(pegs, men, up) > limit
+            || self.lineage_bound(pegs, men, up) > limit
+    }
+
+    /// The men `pegs` need by their lineages ([`Layout::lineage_bound`]), each man above the
+    /// line counted at his own cell's bound once those are fitted.
+    #[inline]
+    fn lineage_bound(&self, pegs: S, men: u32, up: u32) -> u32 {
+        match self.alone.get() {
+            Some(alone) => pegs
+                .and(self.l.above)
+                .members()
+                .fold(men - up, |sum, c| sum.saturating_add(alone[c])),
+            None => self.l.lineage_bound(pegs, men, up),
+        }
+    }
+
+    /// Fits the window's best pagoda function for a lone man on each cell above the line
+    /// (one cell of each mirror pair, in parallel): the bound per lineage.
+    fn fit_alone(&self) {
+        self.alone.get_or_init(|| {
+            use rayon::prelude::*;
+            let l = self.l;
+            let mut alone: Vec<u32> = (0..l.cells.len())
+                .map(|c| if l.above.has(c) { l.row_need(c) } else { 1 })
+                .collect();
+            let cells: Vec<usize> = l.above.members().filter(|&c| l.mirror[c] >= c).collect();
+            let fitted: Vec<(usize, u32)> = cells
+                .par_iter()
+                .filter_map(|&c| {
+                    let f = l.fit(S::single(c))?;
+                    Some((c, f.men_needed(f.weight(c))))
+                })
+                .collect();
+            for (c, need) in fitted {
+                for cell in [c, l.mirror[c]] {
+                    alone[cell] = alone[cell].max(need);
+                }
+            }
+            alone
+        });
     }
 
     /// The function fitted to this position, with its total there, if it bounds the
     /// position at least as well as the one handed down (fitted here once, for positions of
     /// at most [`FIT_MEN`] men).
     fn refit(&self, pegs: S, men: u32, handed: Fitted) -> Option<(Arc<WindowPagoda>, i64)> {
-        if men > FIT_MEN || !self.fitting.load(Ordering::Relaxed) {
+        if men > FIT_MEN || self.stage.load(Ordering::Relaxed) == 0 {
             return None;
         }
         let known = self
@@ -593,9 +319,12 @@ impl<'l, S: CellSet + Send + Sync> Search<'l, S> {
         let target = self.target();
         let mut limit = from;
         loop {
-            let fitting = self.fitting.load(Ordering::Relaxed);
-            let f = if fitting { self.root() } else { &self.zero };
-            if fitting {
+            let stage = self.stage.load(Ordering::Relaxed);
+            let f = if stage > 0 { self.root() } else { &self.zero };
+            if stage == PROBES.len() {
+                self.fit_alone();
+            }
+            if stage > 0 {
                 // The window's best function for the target rules out every size below
                 // its bound without a search.
                 let proved = self.root_bound();
@@ -611,8 +340,8 @@ impl<'l, S: CellSet + Send + Sync> Search<'l, S> {
                 pagoda: (f.clone(), f.weight(target)),
                 path: Vec::new(),
             };
-            self.probe_end
-                .store(self.nodes() + PROBE, Ordering::Relaxed);
+            let probe = PROBES.get(stage).map_or(u64::MAX, |&p| self.nodes() + p);
+            self.probe_end.store(probe, Ordering::Relaxed);
             progress(limit, self.nodes());
             // The frontier: enough positions to keep every thread busy.
             let mut frontier = vec![root.clone_node()];
@@ -675,9 +404,9 @@ impl<'l, S: CellSet + Send + Sync> Search<'l, S> {
             if self.probe_ran_out.swap(false, Ordering::Relaxed)
                 && !self.out_of_time.load(Ordering::Relaxed)
             {
-                // The limit is searched again, fitting: what the probe finished stays in
-                // the table, what it left is searched anew.
-                self.fitting.store(true, Ordering::Relaxed);
+                // The limit is searched again at the next stage: what this one finished
+                // stays in the table, what it left is searched anew.
+                self.stage.fetch_add(1, Ordering::Relaxed);
                 self.stop.store(false, Ordering::Relaxed);
                 continue;
             }
@@ -744,9 +473,7 @@ impl<S: CellSet + Send + Sync> Walk<'_, '_, S> {
                 self.s.out_of_time.store(true, Ordering::Relaxed);
                 self.s.stop.store(true, Ordering::Relaxed);
             }
-            if !self.s.fitting.load(Ordering::Relaxed)
-                && nodes >= self.s.probe_end.load(Ordering::Relaxed)
-            {
+            if nodes >= self.s.probe_end.load(Ordering::Relaxed) {
                 self.s.probe_ran_out.store(true, Ordering::Relaxed);
                 self.s.stop.store(true, Ordering::Relaxed);
             }
