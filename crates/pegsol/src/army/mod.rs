@@ -91,7 +91,8 @@ pub enum ArmyError {
     Impossible(PagodaProof),
     /// Row 0 or less: no man needs to move.
     Trivial,
-    /// The window is too large (over 256 cells) or too small to hold the target's column.
+    /// The window is too large (over 256 cells), too small to hold the target's column, or
+    /// too small for any army (its best pagoda function for the target says so).
     Window(String),
     /// No army of up to `men` men exists in the window (the search was asked for one of at
     /// most that many, [`ArmyOptions::men`]): a lower bound of `men + 1`, in the window.
@@ -254,6 +255,17 @@ fn run<S: CellSet + Send + Sync>(
     let from = options.men.map_or(bound.max(2), |m| m.max(1));
     let path = match search.run(from, options.men.unwrap_or(u32::MAX), threads, progress) {
         Ending::Found(path) => path,
+        Ending::NoneInWindow => {
+            return Err(ArmyError::Window(format!(
+                "no army inside the window (columns {w}..{h} of the target's, rows down to {b} \
+                 below the line) reaches row {row}: the window's best pagoda function for the \
+                 target outweighs every cell on or below the line together; a wider or deeper \
+                 window is needed (at most 256 cells)",
+                w = -window.half_width,
+                h = window.half_width,
+                b = window.below,
+            )))
+        }
         Ending::NoneUpTo(men) => {
             return Err(ArmyError::NoneUpTo {
                 men,
@@ -436,6 +448,38 @@ mod tests {
             Err(ArmyError::NoneUpTo {
                 men, pagoda_bound, ..
             }) => assert_eq!((men, pagoda_bound), (22, 21)),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_window_pagoda_rules_out_45_men_on_the_diagonal_row_7() {
+        // The published minimum is 46: the window's bounds meet it in about a second.
+        let options = ArmyOptions {
+            men: Some(45),
+            timeout: Some(Duration::from_secs(60)),
+            ..ArmyOptions::default()
+        };
+        match smallest_army(Lattice::Diagonal, 7, &options, &|_, _| {}) {
+            Err(ArmyError::NoneUpTo {
+                men, pagoda_bound, ..
+            }) => assert_eq!((men, pagoda_bound), (45, 40)),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_window_too_small_for_any_army_says_so() {
+        // The default window of the diagonal row 8 (19 columns, 247 cells) holds too little
+        // weight on and below the line for its best pagoda function: no size is searched.
+        let options = ArmyOptions {
+            timeout: Some(Duration::from_secs(60)),
+            ..ArmyOptions::default()
+        };
+        match smallest_army(Lattice::Diagonal, 8, &options, &|_, _| {}) {
+            Err(ArmyError::Window(why)) => {
+                assert!(why.starts_with("no army inside the window"), "{why}")
+            }
             other => panic!("{other:?}"),
         }
     }

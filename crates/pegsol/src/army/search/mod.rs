@@ -29,6 +29,9 @@ pub(super) enum Ending {
     Budget(u32),
     /// Every army of up to this many men is ruled out (the search was told to stop there).
     NoneUpTo(u32),
+    /// No army of any size fits the window: its best pagoda function for the target totals
+    /// more than every cell on or below the line together.
+    NoneInWindow,
 }
 
 /// A position of the search: its men, how many, their pagoda total, and the undos that led
@@ -328,6 +331,9 @@ impl<'l, S: CellSet + Send + Sync> Search<'l, S> {
                 // The window's best function for the target rules out every size below
                 // its bound without a search.
                 let proved = self.root_bound();
+                if proved == u32::MAX {
+                    return Ending::NoneInWindow;
+                }
                 if proved > to {
                     return Ending::NoneUpTo(to);
                 }
