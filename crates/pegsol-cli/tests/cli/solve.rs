@@ -221,9 +221,9 @@ fn army_rows_and_conways_proof() {
             "--lattice",
             "diagonal",
             "--width",
-            "30",
+            "40",
         ],
-        "more than 256",
+        "more than 512",
     );
     let o = pegsol(&["army", "--row", "4", "--timeout", "0.2"]);
     assert_eq!(o.status.code(), Some(3));

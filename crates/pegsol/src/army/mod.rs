@@ -55,7 +55,7 @@ pub use geometry::{across, distance, half_plane_total, pagoda_bound, steps, Cell
 pub use proof::{distance_formula, impossibility, PagodaProof};
 pub use search::Window;
 
-use search::{CellSet, Cells256, Ending, Layout, Search};
+use search::{CellSet, Cells256, Cells512, Ending, Layout, Search};
 
 use crate::stop::Stop;
 use crate::Lattice;
@@ -91,7 +91,7 @@ pub enum ArmyError {
     Impossible(PagodaProof),
     /// Row 0 or less: no man needs to move.
     Trivial,
-    /// The window is too large (over 256 cells), too small to hold the target's column, or
+    /// The window is too large (over 512 cells), too small to hold the target's column, or
     /// too small for any army (its best pagoda function for the target says so).
     Window(String),
     /// No army of up to `men` men exists in the window (the search was asked for one of at
@@ -222,9 +222,11 @@ pub fn smallest_army(
         run::<u128>(lattice, row, window, options, progress)
     } else if cells <= Cells256::CAPACITY {
         run::<Cells256>(lattice, row, window, options, progress)
+    } else if cells <= Cells512::CAPACITY {
+        run::<Cells512>(lattice, row, window, options, progress)
     } else {
         Err(ArmyError::Window(format!(
-            "the window has {cells} cells, more than 256; make it narrower or shallower"
+            "the window has {cells} cells, more than 512; make it narrower or shallower"
         )))
     }
 }
@@ -260,7 +262,7 @@ fn run<S: CellSet + Send + Sync>(
                 "no army inside the window (columns {w}..{h} of the target's, rows down to {b} \
                  below the line) reaches row {row}: the window's best pagoda function for the \
                  target outweighs every cell on or below the line together; a wider or deeper \
-                 window is needed (at most 256 cells)",
+                 window is needed (at most 512 cells)",
                 w = -window.half_width,
                 h = window.half_width,
                 b = window.below,
@@ -470,7 +472,8 @@ mod tests {
     #[test]
     fn a_window_too_small_for_any_army_says_so() {
         // The default window of the diagonal row 8 (19 columns, 247 cells) holds too little
-        // weight on and below the line for its best pagoda function: no size is searched.
+        // weight on and below the line for its best pagoda function: the search ends at the
+        // first fit, after its probe.
         let options = ArmyOptions {
             timeout: Some(Duration::from_secs(60)),
             ..ArmyOptions::default()
@@ -484,7 +487,19 @@ mod tests {
     }
 
     #[test]
-    fn a_window_over_256_cells_is_refused() {
+    fn a_window_of_over_256_cells_is_searched_and_one_over_512_refused() {
+        // 25 columns and 13 rows: 325 cells, four more words a position.
+        let wide = ArmyOptions {
+            window: Some(Window {
+                half_width: 12,
+                below: 8,
+            }),
+            ..ArmyOptions::default()
+        };
+        let army = smallest_army(Lattice::Diagonal, 4, &wide, &|_, _| {}).expect("an army");
+        assert_eq!((army.men.len(), army.minimal), (8, true));
+        assert!(replay_army(Lattice::Diagonal, &army.men, &army.jumps, 4));
+        // 41 columns and 14 rows: 574 cells.
         let wide = ArmyOptions {
             window: Some(Window {
                 half_width: 20,

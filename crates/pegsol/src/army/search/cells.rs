@@ -3,7 +3,7 @@
 use std::hash::Hash;
 
 /// A set of window cells as a bitset: `u128` for windows of up to 128 cells (the orthogonal
-/// army), [`Cells256`] up to 256; the search is compiled for each.
+/// army), [`Cells256`] up to 256 and [`Cells512`] up to 512; the search is compiled for each.
 pub(in crate::army) trait CellSet:
     Copy + Eq + Hash + Ord + Default + Send + Sync
 {
@@ -60,34 +60,45 @@ impl CellSet for u128 {
     }
 }
 
-/// 256 cells in four words.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub(in crate::army) struct Cells256([u64; 4]);
+/// `64 * W` cells in `W` words: [`Cells256`] and [`Cells512`] for the windows past 128.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub(in crate::army) struct Cells<const W: usize>([u64; W]);
 
-impl CellSet for Cells256 {
-    const CAPACITY: usize = 256;
+/// Up to 256 cells.
+pub(in crate::army) type Cells256 = Cells<4>;
+/// Up to 512 cells.
+pub(in crate::army) type Cells512 = Cells<8>;
+
+impl<const W: usize> Default for Cells<W> {
+    fn default() -> Self {
+        Cells([0; W])
+    }
+}
+
+impl<const W: usize> CellSet for Cells<W> {
+    const CAPACITY: usize = 64 * W;
     #[inline]
-    fn single(i: usize) -> Cells256 {
-        let mut w = [0; 4];
+    fn single(i: usize) -> Self {
+        let mut w = [0; W];
         w[i / 64] = 1 << (i % 64);
-        Cells256(w)
+        Cells(w)
     }
     #[inline]
     fn has(self, i: usize) -> bool {
         self.0[i / 64] >> (i % 64) & 1 != 0
     }
     #[inline]
-    fn flip(mut self, i: usize) -> Cells256 {
+    fn flip(mut self, i: usize) -> Self {
         self.0[i / 64] ^= 1 << (i % 64);
         self
     }
     #[inline]
-    fn and(self, o: Cells256) -> Cells256 {
-        Cells256(std::array::from_fn(|k| self.0[k] & o.0[k]))
+    fn and(self, o: Self) -> Self {
+        Cells(std::array::from_fn(|k| self.0[k] & o.0[k]))
     }
     #[inline]
-    fn not(self) -> Cells256 {
-        Cells256(self.0.map(|w| !w))
+    fn not(self) -> Self {
+        Cells(self.0.map(|w| !w))
     }
     #[inline]
     fn count(self) -> u32 {

@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
-pub(super) use cells::{CellSet, Cells256};
+pub(super) use cells::{CellSet, Cells256, Cells512};
 pub(super) use layout::Layout;
 pub use layout::Window;
 use table::Table;
@@ -74,8 +74,8 @@ const FIT_MEN: u32 = 3;
 /// positions each may take before the limit is searched again at the next: the fixed bounds
 /// alone (about a tenth of a second), then functions fitted near the target (a few seconds),
 /// then, past those, a function fitted for a lone man on every cell above the line (the
-/// lineage bound per cell: a quarter of a second on a window of 200 cells, paid only by
-/// searches that run longer). What a stage finished stays in the table of failed positions.
+/// lineage bound per cell: a quarter to half a second on windows of 170 to 250 cells, paid
+/// only by searches that run longer). What a stage finished stays in the table of failed positions.
 const PROBES: [u64; 2] = [1 << 18, 1 << 22];
 
 /// A walk adds its positions to the shared count (and reads the clock) this often.
