@@ -161,7 +161,7 @@ fn repair(weights: &mut [i64], jumps: &[(usize, usize, usize)]) {
 }
 
 #[cfg(test)]
-mod tests {
+pub(in crate::army) mod tests {
     use super::*;
 
     /// A strip of the orthogonal lattice one cell wide: cells 0..n in a line, the line's
@@ -244,7 +244,11 @@ mod tests {
     /// The fewest men on or below the line that reach `position` inside the grid, by
     /// breadth-first search over undos (an undo adds one man, so the first position found
     /// with every man on or below the line is a smallest army); `None` if none does.
-    fn fewest_men(jumps: &[(usize, usize, usize)], below: &[bool], position: u32) -> Option<u32> {
+    pub(in crate::army) fn fewest_men(
+        jumps: &[(usize, usize, usize)],
+        below: &[bool],
+        position: u32,
+    ) -> Option<u32> {
         let above: u32 = (0..below.len())
             .filter(|&c| !below[c])
             .map(|c| 1 << c)

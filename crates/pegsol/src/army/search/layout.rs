@@ -150,12 +150,10 @@ impl<S: CellSet> Layout<S> {
         out
     }
 
-    /// The single-man bound of the row of cell `c` (above the line).
+    /// The single-man bound of the row of cell `c` (above the line): `need` holds rows 1
+    /// up, in order.
     pub(super) fn row_need(&self, c: usize) -> u32 {
-        self.need
-            .iter()
-            .find(|(mask, _)| mask.has(c))
-            .map_or(1, |&(_, need)| need)
+        self.need[self.cells[c].1 as usize - 1].1
     }
 
     /// The men `pegs` need by their lineages: one each on or below the line (`men` less
