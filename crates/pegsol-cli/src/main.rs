@@ -45,6 +45,9 @@ fn main() -> ExitCode {
     } else {
         memory::keep_freed_memory();
     }
+    if matches!(&cli.command, Command::Count(a) if a.workers.is_some() || a.cluster.is_some()) {
+        memory::one_arena();
+    }
     let result = run(cli);
     if result.is_err() && count::interrupted() {
         // The signal handler is removing the scratch files and will exit with 130 or 143; an error

@@ -2,21 +2,30 @@
 //! machines, with timely dataflow moving the data between them.
 //!
 //! Timely dataflow (the `timely` crate) supplies what a cluster needs and this crate should
-//! not write: the processes' TCP mesh from a list of `host:port` lines, serialisation, routing
-//! each record to the worker its key names, and progress tracking, which tells every worker
-//! when a round's records have all arrived. The count runs in rounds on one small dataflow
-//! (an input, an exchange by key, and a sink into the worker's tables); the rounds are
-//! bulk-synchronous:
+//! not write: the send and receive threads over the processes' sockets, serialisation,
+//! routing each batch to the worker it names, and progress tracking, which tells every worker
+//! when a round's batches have all arrived. (The sockets themselves are connected by `mesh`,
+//! which waits milliseconds where timely's own start waits a second.) The count runs in
+//! rounds on one small dataflow (an input, an exchange, and a sink that takes the batches
+//! into the worker's inbox); the rounds are bulk-synchronous:
 //!
-//! - **Forward, one round per level.** Each worker owns the representatives whose spread key
-//!   is its index modulo the number of workers. It expands its share of level `k`: each
-//!   child's canonical key goes, with the parent's path count, to the child's owner, which
-//!   sums them into its share of level `k + 1`. The level's figures (positions, classes,
-//!   dead ends, paths, games, solutions) are sent to every worker, so that all of them see
-//!   the same totals and stop together when a level has no children.
-//! - **Backward, one round per level, from the last.** A winner's parents (one jump undone,
-//!   canonicalised) go to their owners, which keep those in their share of the level before:
-//!   the same pass as the single-process count's.
+//! - **Ownership.** A worker owns the keys whose [`rank`](super::packed::rank) falls in its
+//!   part of the rank range (the range cut into equal parts, one per worker, in worker
+//!   order: `runs::owner`). Ranks spread keys evenly, and a level kept in rank order falls
+//!   into one slice per worker, so sending is slicing.
+//! - **Forward, one round per level.** Each worker expands its share of level `k` with the
+//!   single process's expansion (`step::expand`: children bucketed, summed per distinct key
+//!   in hash tables and read out in rank order), so a child reached from several of its
+//!   parents is sent once. The result's slice for each other worker goes to it in batches of
+//!   [`BATCH`] keys with their path counts; the worker's own slice stays. Each worker's
+//!   batches from one sender, in order, are a sorted run, and the runs are merged
+//!   (`runs::merge_round`), summing the paths of equal keys, into its share of level `k + 1`,
+//!   in rank order again. The level's figures (positions, classes, dead ends, paths, games,
+//!   solutions) are sent to every worker, so that all of them see the same totals and stop
+//!   together when a level has no children.
+//! - **Backward, one round per level, from the last.** The winners' parents (one jump undone,
+//!   canonicalised, distinct: `winners::parents_of`) go to their owners the same way, which
+//!   keep those in their share of the level before: the single process's backward pass.
 //!
 //! Path counts are exact: a representative's count is the number of jump sequences into its
 //! whole orbit, so a child's count is the sum over its parents' jumps, wherever the parents
@@ -28,21 +37,32 @@
 //! interval instead of waiting for records that will never come.
 
 use std::cell::RefCell;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, Once};
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
-use timely::dataflow::operators::{Exchange, Input, Inspect, Probe};
+use timely::communication::allocator::zero_copy::initialize::initialize_networking_from_sockets;
+use timely::communication::allocator::ProcessBuilder;
+use timely::communication::{AllocatorBuilder, Hooks};
+use timely::container::CapacityContainerBuilder;
+use timely::dataflow::channels::pact::Exchange as ExchangePact;
+use timely::dataflow::operators::generic::operator::Operator;
+use timely::dataflow::operators::{Input, Probe};
 use timely::dataflow::InputHandle;
+use timely::WorkerConfig;
 
+use super::packed::{rank, Spread};
+use super::runs::{merge_round, owner, Piece};
+use super::step::{expand, Step};
+use super::winners::{intersect_sorted, parents_of};
 use super::{Count, CountError, Level};
 use crate::key::CountKey;
 use crate::problem::Problem;
 use crate::space::Space;
-use crate::spill::Value;
+use crate::stop::Stop;
 use crate::width::with_width;
 
 /// Where a distributed count runs.
@@ -76,13 +96,30 @@ pub struct ClusterCount {
     pub bytes_out: Vec<u64>,
 }
 
-/// A record of the count's dataflow, with keys of one, two or four words.
+/// Keys a batch of records carries at most: big enough that timely's per-message cost is
+/// spread over many keys, small enough that a level streams out while it is being cut up.
+const BATCH: usize = 1 << 15;
+
+/// A record of the count's dataflow, with keys of one, two or four words. Keys travel in
+/// batches: piece `piece` of what worker `from` sends worker `to` in a round, in [`rank`]
+/// order, so that a worker's pieces from one sender, in piece order, make one sorted run.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 enum Msg<K> {
-    /// A child's key and the paths into it from one parent's jumps.
-    Child(K, u128),
-    /// A parent of a winner (a candidate winner of the level before).
-    Parent(K),
+    /// Distinct children of the sender's share of a level, with the paths into each.
+    Children {
+        to: u32,
+        from: u32,
+        piece: u32,
+        keys: Vec<K>,
+        paths: Vec<u128>,
+    },
+    /// Distinct parents of the sender's winners (candidate winners of the level before).
+    Parents {
+        to: u32,
+        from: u32,
+        piece: u32,
+        keys: Vec<K>,
+    },
     /// A worker's figures of a level, for worker `to`.
     Figures(u32, Figures<K>),
 }
@@ -103,49 +140,34 @@ struct Figures<K> {
     reached: Vec<(K, u128)>,
 }
 
-/// Encoded size of a record, for the bytes-exchanged figure (bincode's fixed-width layout:
-/// a 4-byte tag, then the fields).
-fn encoded<K>(m: &Msg<K>) -> u64 {
+/// Keys a record carries and its encoded size, for the figures of what was exchanged
+/// (bincode's fixed-width layout: a 4-byte tag, then the fields, a vector's length first).
+fn encoded<K>(m: &Msg<K>) -> (u64, u64) {
     let key = std::mem::size_of::<K>() as u64;
     match m {
-        Msg::Child(..) => 4 + key + 16,
-        Msg::Parent(_) => 4 + key,
-        Msg::Figures(_, f) => 4 + 4 + 8 * 7 + 16 * 3 + 8 + (key + 16) * f.reached.len() as u64,
+        Msg::Children { keys, .. } => {
+            let n = keys.len() as u64;
+            (n, 4 + 12 + 16 + n * (key + 16))
+        }
+        Msg::Parents { keys, .. } => {
+            let n = keys.len() as u64;
+            (n, 4 + 12 + 8 + n * key)
+        }
+        Msg::Figures(_, f) => (
+            1,
+            4 + 4 + 8 * 7 + 16 * 3 + 8 + (key + 16) * f.reached.len() as u64,
+        ),
     }
-}
-
-/// The worker a key belongs to: a spread of the key (so that neighbouring keys part).
-fn spread<K: CountKey>(key: K) -> u64 {
-    let h = key.spread().head();
-    h ^ h >> 29
 }
 
 fn route<K: CountKey>(m: &Msg<K>) -> u64 {
     match m {
-        Msg::Child(k, _) | Msg::Parent(k) => spread(*k),
-        Msg::Figures(to, _) => u64::from(*to),
+        Msg::Children { to, .. } | Msg::Parents { to, .. } | Msg::Figures(to, _) => u64::from(*to),
     }
 }
 
-/// A hasher for keys that are already spread by play: one multiply.
-#[derive(Default)]
-struct KeyHasher(u64);
-
-impl std::hash::Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x100_0000_01B3);
-        }
-    }
-    fn write_u64(&mut self, k: u64) {
-        self.0 = spread(k ^ self.0);
-    }
-}
-
-type Keyed<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<KeyHasher>>;
+/// How long a process waits for the others of its cluster to start and connect.
+const PATIENCE: Duration = Duration::from_secs(120);
 
 /// Set when a timely communication thread panicked: a peer went away.
 static BROKEN: AtomicBool = AtomicBool::new(false);
@@ -211,15 +233,17 @@ fn broken() -> Option<CountError> {
 /// called on process 0 after each forward level, as for [`count`](super::count).
 ///
 /// The figures equal [`count`](super::count)'s. Every level's keys stay in the memory of
-/// the workers that own them (for the backward pass); there is no spill.
+/// the workers that own them (for the backward pass); there is no spill and no memory budget.
 pub fn count_cluster(
     problem: &Problem,
     cluster: &Cluster,
     progress: Arc<dyn Fn(&Level) + Send + Sync>,
 ) -> Result<ClusterCount, CountError> {
     watch_communication();
-    let communication = match cluster {
-        Cluster::Threads(n) => timely::CommunicationConfig::Process((*n).max(1)),
+    let (builders, others) = match cluster {
+        Cluster::Threads(n) => timely::CommunicationConfig::Process((*n).max(1))
+            .try_build()
+            .map_err(|e| CountError::Cluster(format!("cannot start the workers: {e}")))?,
         Cluster::Processes {
             hosts,
             process,
@@ -231,18 +255,18 @@ pub fn count_cluster(
                     hosts.len()
                 )));
             }
-            timely::CommunicationConfig::Cluster {
-                threads: (*threads).max(1),
-                process: *process,
-                addresses: hosts.clone(),
-                report: false,
-                zerocopy: false,
-            }
+            // The processes connect here (see `mesh`), and timely runs over the sockets.
+            let sockets = super::mesh::connect(hosts, *process, PATIENCE)
+                .map_err(|e| CountError::Cluster(format!("cannot start the cluster: {e}")))?;
+            let hooks = Hooks::default();
+            let threads = (*threads).max(1);
+            let local = ProcessBuilder::new_typed_vector(threads, hooks.refill.clone(), None);
+            let (builders, guard) =
+                initialize_networking_from_sockets(local, sockets, *process, threads, hooks)
+                    .map_err(|e| CountError::Cluster(format!("cannot start the cluster: {e}")))?;
+            let builders = builders.into_iter().map(AllocatorBuilder::Tcp).collect();
+            (builders, Box::new(guard) as Box<dyn std::any::Any + Send>)
         }
-    };
-    let config = timely::Config {
-        communication,
-        worker: timely::WorkerConfig::default(),
     };
     let problem = problem.clone();
     let threads_here = match cluster {
@@ -254,15 +278,16 @@ pub fn count_cluster(
     // the count must end without waiting for them.
     let (tx, rx) = std::sync::mpsc::channel();
     let tx = Mutex::new(tx);
-    let guards = timely::execute(config, move |worker| {
-        let r = with_width!(problem.board(), W => {
-            run_worker::<W>(worker, &problem, threads_here, progress.as_ref())
-        });
-        if let Ok(tx) = tx.lock() {
-            let _ = tx.send(r);
-        }
-    })
-    .map_err(|e| CountError::Cluster(format!("cannot start the cluster: {e}")))?;
+    let guards =
+        timely::execute::execute_from(builders, others, WorkerConfig::default(), move |worker| {
+            let r = with_width!(problem.board(), W => {
+                run_worker::<W>(worker, &problem, threads_here, progress.as_ref())
+            });
+            if let Ok(tx) = tx.lock() {
+                let _ = tx.send(r);
+            }
+        })
+        .map_err(|e| CountError::Cluster(format!("cannot start the cluster: {e}")))?;
     let mut results = Vec::with_capacity(threads_here);
     while results.len() < threads_here {
         match rx.recv_timeout(Duration::from_millis(50)) {
@@ -305,8 +330,6 @@ struct Rounds<K: ClusterKey> {
     probe: timely::dataflow::ProbeHandle<u64>,
     round: u64,
     peers: usize,
-    /// Records sent in this round, to all workers.
-    sent: u64,
     /// Workers per process: records to a worker of another process cross the network.
     local: std::ops::Range<usize>,
     records: u64,
@@ -317,19 +340,59 @@ impl<K: ClusterKey> Rounds<K> {
     fn send(&mut self, worker: &mut timely::worker::Worker, m: Msg<K>) -> Result<(), CountError> {
         let to = (route(&m) % self.peers as u64) as usize;
         if !self.local.contains(&to) {
-            self.records += 1;
-            self.bytes += encoded(&m);
+            let (records, bytes) = encoded(&m);
+            self.records += records;
+            self.bytes += bytes;
         }
         self.input.send(m);
-        self.sent += 1;
-        // Let the records flow now and then, so that a large level is not buffered whole.
-        if self.sent.is_multiple_of(1 << 16) {
-            worker.step();
-            if let Some(e) = broken() {
-                return Err(e);
+        // Let the batches flow as they are made, so that a large level is not buffered whole.
+        worker.step();
+        broken().map_or(Ok(()), Err)
+    }
+
+    /// Sends `keys` (with `paths`, where given: then as children, else as parents), which
+    /// are in [`rank`] order, each to its [`owner`], in batches of at most [`BATCH`]; returns
+    /// where this worker's own lie, which need not travel.
+    fn scatter(
+        &mut self,
+        worker: &mut timely::worker::Worker,
+        keys: &[K],
+        paths: Option<&[u128]>,
+    ) -> Result<std::ops::Range<usize>, CountError> {
+        let from = worker.index();
+        let mut own = 0..0;
+        let mut begin = 0;
+        for to in 0..self.peers {
+            // Keys are in rank order, so each owner's keys follow each other.
+            let end = begin + keys[begin..].partition_point(|&k| owner(k, self.peers) <= to);
+            if to == from {
+                own = begin..end;
+            } else {
+                for (piece, at) in (begin..end).step_by(BATCH).enumerate() {
+                    let range = at..end.min(at + BATCH);
+                    let (to, from, piece) = (to as u32, from as u32, piece as u32);
+                    let keys = keys[range.clone()].to_vec();
+                    let m = match paths {
+                        Some(p) => Msg::Children {
+                            to,
+                            from,
+                            piece,
+                            keys,
+                            paths: p[range].to_vec(),
+                        },
+                        None => Msg::Parents {
+                            to,
+                            from,
+                            piece,
+                            keys,
+                        },
+                    };
+                    self.send(worker, m)?;
+                }
             }
+            begin = end;
         }
-        Ok(())
+        Ok(own)
     }
 
     /// Ends the round; returns when every record sent in it has been delivered.
@@ -345,7 +408,6 @@ impl<K: ClusterKey> Rounds<K> {
         let sent = (self.records, self.bytes);
         self.records = 0;
         self.bytes = 0;
-        self.sent = 0;
         Ok(sent)
     }
 }
@@ -361,10 +423,9 @@ struct WorkerResult {
 /// What the sink of a worker's dataflow collects in a round.
 #[derive(Default)]
 struct Inbox<K> {
-    children: Keyed<K, u128>,
-    parents: HashSet<K, std::hash::BuildHasherDefault<KeyHasher>>,
+    /// Pieces of children or of parents (a round carries one kind).
+    children: Vec<Piece<K>>,
     figures: Vec<Figures<K>>,
-    overflow: bool,
 }
 
 /// A key the cluster's records can carry: a count's key that serialises.
@@ -389,28 +450,45 @@ fn run_worker<K: ClusterKey>(
         scope
             .input_from(&mut input)
             .container::<Vec<Msg<K>>>()
-            .exchange(route::<K>)
-            .inspect_core(move |event| {
-                let Ok((stamp, data)) = event else { return };
-                let round = stamp.elements().first().copied().unwrap_or(0);
-                let mut inboxes = sink.borrow_mut();
-                let inbox = inboxes.entry(round).or_default();
-                for m in data {
-                    match m {
-                        Msg::Child(k, c) => {
-                            let slot = inbox.children.entry(*k).or_insert(0);
-                            match slot.checked_add(*c) {
-                                Some(v) => *slot = v,
-                                None => inbox.overflow = true,
+            // A sink that takes the batches it is given (no copy), with a probe after it:
+            // its output's frontier follows its input's, so a round the probe has passed
+            // has been read here.
+            .unary::<CapacityContainerBuilder<Vec<()>>, _, _, _>(
+                ExchangePact::new(route::<K>),
+                "inbox",
+                move |_, _| {
+                    move |batches, _| {
+                        batches.for_each(|stamp, data| {
+                            let round = stamp.least().copied().unwrap_or(0);
+                            let mut inboxes = sink.borrow_mut();
+                            let inbox = inboxes.entry(round).or_default();
+                            for m in data.drain(..) {
+                                match m {
+                                    Msg::Children {
+                                        from,
+                                        piece,
+                                        keys,
+                                        paths,
+                                        ..
+                                    } => inbox.children.push(Piece {
+                                        run: (from, piece),
+                                        keys,
+                                        paths,
+                                    }),
+                                    Msg::Parents {
+                                        from, piece, keys, ..
+                                    } => inbox.children.push(Piece {
+                                        run: (from, piece),
+                                        keys,
+                                        paths: Vec::new(),
+                                    }),
+                                    Msg::Figures(_, f) => inbox.figures.push(f),
+                                }
                             }
-                        }
-                        Msg::Parent(k) => {
-                            inbox.parents.insert(*k);
-                        }
-                        Msg::Figures(_, f) => inbox.figures.push(f.clone()),
+                        });
                     }
-                }
-            })
+                },
+            )
             .probe()
             .0
     });
@@ -427,7 +505,6 @@ fn run_worker<K: ClusterKey>(
         probe,
         round: 0,
         peers,
-        sent: 0,
         local: first..first + threads_here,
         records: 0,
         bytes: 0,
@@ -436,16 +513,16 @@ fn run_worker<K: ClusterKey>(
     let targets: &[crate::Bits<K>] = &problem.targets();
     let goal = targets.first().map_or(1, |t| t.count());
     let mut is_target: Vec<K> = targets.iter().map(|&t| space.key(t)).collect();
-    is_target.sort_unstable();
+    is_target.sort_unstable_by_key(|&k| rank(k));
     is_target.dedup();
     let start = problem.start::<K>().count();
-    let mine = |k: K| (spread(k) % peers as u64) as usize == index;
-    // This worker's share of the current level, and the keys of every level so far.
+    // This worker's share of the current level (keys in rank order, and their paths), and
+    // the keys of every level so far.
     let root = space.key(problem.start());
-    let mut current: Vec<(K, u128)> = if mine(root) {
-        vec![(root, 1)]
+    let (mut keys, mut paths): (Vec<K>, Vec<u128>) = if owner(root, peers) == index {
+        (vec![root], vec![1])
     } else {
-        Vec::new()
+        (Vec::new(), Vec::new())
     };
     let mut stored: Vec<Vec<K>> = Vec::new();
     let mut result = Count {
@@ -455,50 +532,43 @@ fn run_worker<K: ClusterKey>(
     let mut reached: Vec<(K, u128)> = Vec::new();
     let (mut records_out, mut bytes_out) = (Vec::new(), Vec::new());
     let mut level = 0u32;
+    // Children per key and per distinct child at the last level: they size the tables.
+    let (mut branching, mut duplication) = (1.0f64, 1.0f64);
     loop {
         let pegs = start - level;
         let mut f = Figures {
-            classes: current.len() as u64,
+            classes: keys.len() as u64,
             ..Figures::default()
         };
-        // Children are summed here first, so that a child reached from several of this
-        // worker's parents crosses the network once per batch.
-        let mut batch: Keyed<K, u128> = Keyed::default();
-        for &(k, c) in &current {
+        for (&k, &c) in keys.iter().zip(&paths) {
             f.paths = f.paths.checked_add(c).ok_or(CountError::Overflow)?;
-            f.positions += space.orbit(k);
-            if pegs == goal && is_target.binary_search(&k).is_ok() {
+            if pegs == goal
+                && is_target
+                    .binary_search_by_key(&rank(k), |&t| rank(t))
+                    .is_ok()
+            {
                 f.solutions = f.solutions.checked_add(c).ok_or(CountError::Overflow)?;
                 f.reached.push((k, c));
             }
-            let mut any = false;
-            let mut overflow = false;
-            let images = space.images_of(k);
-            space.for_each_child_of(k, images.as_ref(), |_, child| {
-                any = true;
-                f.children += 1;
-                let slot = batch.entry(child).or_insert(0);
-                match slot.checked_add(c) {
-                    Some(v) => *slot = v,
-                    None => overflow = true,
-                }
-            });
-            if overflow {
-                return Err(CountError::Overflow);
-            }
-            if !any {
-                f.dead_ends += space.orbit(k);
-                f.games = f.games.checked_add(c).ok_or(CountError::Overflow)?;
-            }
-            if batch.len() >= 1 << 16 {
-                for (child, paths) in batch.drain() {
-                    rounds.send(worker, Msg::Child(child, paths))?;
-                }
-            }
         }
-        for (child, paths) in batch.drain() {
-            rounds.send(worker, Msg::Child(child, paths))?;
-        }
+        // The single process's expansion of this worker's share: children summed per
+        // distinct key before anything is sent, so that each crosses the network once.
+        let step = Step {
+            pegs,
+            space: &space,
+            cut: None,
+            branching,
+            duplication,
+            stop: Stop::default(),
+        };
+        let out = expand(&keys, &paths, step, Spread)?;
+        f.positions = out.positions;
+        f.dead_ends = out.dead_ends;
+        f.games = out.games;
+        f.children = out.children as u64;
+        branching = out.children as f64 / keys.len().max(1) as f64;
+        duplication = (out.children as f64 / out.keys.len().max(1) as f64).max(1.0);
+        let own = rounds.scatter(worker, &out.keys, Some(&out.counts))?;
         for to in 0..peers {
             rounds.send(worker, Msg::Figures(to as u32, f.clone()))?;
         }
@@ -506,9 +576,6 @@ fn run_worker<K: ClusterKey>(
         records_out.push(n);
         bytes_out.push(b);
         let mut inbox = take(rounds.round);
-        if inbox.overflow {
-            return Err(CountError::Overflow);
-        }
         // Every worker has every worker's figures of this level.
         let mut total = Figures::default();
         for g in inbox.figures.drain(..) {
@@ -552,46 +619,36 @@ fn run_worker<K: ClusterKey>(
             progress(&entry);
         }
         result.levels.push(entry);
-        let mut keys: Vec<K> = current.iter().map(|&(k, _)| k).collect();
-        keys.sort_unstable();
-        stored.push(keys);
-        let mut next: Vec<(K, u128)> = inbox.children.drain().collect();
-        next.sort_unstable();
-        current = next;
+        let own = vec![(&out.keys[own.clone()], &out.counts[own])];
+        let (next_keys, next_paths) = merge_round(own, std::mem::take(&mut inbox.children))?;
+        drop(out);
+        stored.push(std::mem::replace(&mut keys, next_keys));
+        paths = next_paths;
         if total.children == 0 {
             break;
         }
         level += 1;
     }
-    drop(current);
+    drop((keys, paths));
     // Backward: winners of each level, from the last; a round sends the parents of a level's
     // winners to their owners.
-    let depth_count = stored.len();
-    let mut parents_in: HashSet<K, std::hash::BuildHasherDefault<KeyHasher>> = HashSet::default();
-    for depth in (0..depth_count).rev() {
+    let mut parents_in: Vec<K> = Vec::new();
+    for depth in (0..stored.len()).rev() {
         let pegs = start - depth as u32;
-        let candidates: Vec<K> = if pegs == goal {
-            is_target.clone()
+        let candidates = if pegs == goal {
+            std::mem::take(&mut is_target)
         } else {
-            let mut p: Vec<K> = parents_in.drain().collect();
-            p.sort_unstable();
-            p
+            std::mem::take(&mut parents_in)
         };
-        parents_in.clear();
-        let keys = &stored[depth];
-        let won: Vec<K> = candidates
-            .into_iter()
-            .filter(|k| keys.binary_search(k).is_ok())
-            .collect();
-        if depth > 0 {
-            for &w in &won {
-                let mut parents = Vec::new();
-                space.for_each_parent(w, |p| parents.push(p));
-                for p in parents {
-                    rounds.send(worker, Msg::Parent(p))?;
-                }
-            }
-        }
+        let won = intersect_sorted(&candidates, &stored[depth]);
+        // The parents of the winners (none for the start's level), this worker's among them.
+        let (parents, mine) = if depth > 0 {
+            let parents = parents_of(&won, pegs, &space, Stop::default())?;
+            let mine = rounds.scatter(worker, &parents, None)?;
+            (parents, mine)
+        } else {
+            (Vec::new(), 0..0)
+        };
         let f = Figures {
             winning: won.iter().map(|&k| space.orbit(k)).sum(),
             winning_classes: won.len() as u64,
@@ -602,7 +659,8 @@ fn run_worker<K: ClusterKey>(
         records_out.push(n);
         bytes_out.push(b);
         let mut inbox = take(rounds.round);
-        parents_in = std::mem::take(&mut inbox.parents);
+        let own = vec![(&parents[mine], &[][..])];
+        parents_in = merge_round(own, std::mem::take(&mut inbox.children))?.0;
         for g in inbox.figures.drain(..) {
             result.levels[depth].winning += g.winning;
             result.levels[depth].winning_classes += g.winning_classes;

@@ -34,7 +34,11 @@
 mod cluster;
 mod cut;
 mod forward;
+#[cfg(feature = "cluster")]
+mod mesh;
 mod packed;
+#[cfg(feature = "cluster")]
+mod runs;
 mod step;
 mod winners;
 
