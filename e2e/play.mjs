@@ -270,6 +270,10 @@ try {
   await hole("d4").waitFor();
   for (const b of menu) {
     const began = Date.now();
+    // The status the page shows now is cleared first: selecting the board the page already
+    // shows (English, first) leaves the same number of holes, and the old status would pass
+    // the wait below before the new analysis has written its own.
+    await page.evaluate(() => { document.getElementById("status").textContent = ""; });
     await page.selectOption("#boardName", b.name);
     await page.waitForFunction((n) => document.querySelectorAll("circle.hole").length === n &&
       document.getElementById("status").textContent.startsWith("You can still win"), b.holes, { timeout: 2000 })
