@@ -424,7 +424,7 @@ struct WorkerResult {
 #[derive(Default)]
 struct Inbox<K> {
     /// Pieces of children or of parents (a round carries one kind).
-    children: Vec<Piece<K>>,
+    pieces: Vec<Piece<K>>,
     figures: Vec<Figures<K>>,
 }
 
@@ -470,15 +470,15 @@ fn run_worker<K: ClusterKey>(
                                         keys,
                                         paths,
                                         ..
-                                    } => inbox.children.push(Piece {
-                                        run: (from, piece),
+                                    } => inbox.pieces.push(Piece {
+                                        order: (from, piece),
                                         keys,
                                         paths,
                                     }),
                                     Msg::Parents {
                                         from, piece, keys, ..
-                                    } => inbox.children.push(Piece {
-                                        run: (from, piece),
+                                    } => inbox.pieces.push(Piece {
+                                        order: (from, piece),
                                         keys,
                                         paths: Vec::new(),
                                     }),
@@ -619,8 +619,8 @@ fn run_worker<K: ClusterKey>(
             progress(&entry);
         }
         result.levels.push(entry);
-        let own = vec![(&out.keys[own.clone()], &out.counts[own])];
-        let (next_keys, next_paths) = merge_round(own, std::mem::take(&mut inbox.children))?;
+        let own = (&out.keys[own.clone()], &out.counts[own]);
+        let (next_keys, next_paths) = merge_round(own, std::mem::take(&mut inbox.pieces))?;
         drop(out);
         stored.push(std::mem::replace(&mut keys, next_keys));
         paths = next_paths;
@@ -659,8 +659,8 @@ fn run_worker<K: ClusterKey>(
         records_out.push(n);
         bytes_out.push(b);
         let mut inbox = take(rounds.round);
-        let own = vec![(&parents[mine], &[][..])];
-        parents_in = merge_round(own, std::mem::take(&mut inbox.children))?.0;
+        let own = (&parents[mine], &[][..]);
+        parents_in = merge_round(own, std::mem::take(&mut inbox.pieces))?.0;
         for g in inbox.figures.drain(..) {
             result.levels[depth].winning += g.winning;
             result.levels[depth].winning_classes += g.winning_classes;

@@ -13,31 +13,32 @@ pub(super) fn owner<K: CountKey>(key: K, peers: usize) -> usize {
     ((u128::from(rank(key).head()) * peers as u128) >> 64) as usize
 }
 
-/// A batch of keys received in a round: `run` is (sender, piece).
+/// A batch of keys received in a round, with its place among the round's batches.
 pub(super) struct Piece<K> {
-    pub(super) run: (u32, u32),
+    /// (sender, piece): a sender's pieces in piece order make one sorted run.
+    pub(super) order: (u32, u32),
     pub(super) keys: Vec<K>,
     /// The keys' path counts; empty for parents.
     pub(super) paths: Vec<u128>,
 }
 
-/// The keys of a round, merged: this worker's own runs (`own`, keys and paths) and the
+/// The keys of a round, merged: this worker's own run (`own`, keys and paths) and the
 /// pieces received, into distinct keys in [`rank`] order with the paths of equal keys summed
 /// (no paths for parents, whose pieces have none). Each piece is in [`rank`] order and a
 /// sender's pieces follow each other in piece order, so each sender's pieces, put together,
 /// make one sorted run; the runs are merged two by two, in rounds, so that each key is copied
 /// about log2 of the number of runs times.
 pub(super) fn merge_round<K: CountKey>(
-    own: Vec<(&[K], &[u128])>,
+    own: (&[K], &[u128]),
     mut pieces: Vec<Piece<K>>,
 ) -> Result<(Vec<K>, Vec<u128>), CountError> {
-    pieces.sort_unstable_by_key(|p| p.run);
-    let counted = own.iter().any(|o| !o.1.is_empty()) || pieces.iter().any(|p| !p.paths.is_empty());
+    pieces.sort_unstable_by_key(|p| p.order);
+    let counted = !own.1.is_empty() || pieces.iter().any(|p| !p.paths.is_empty());
     let paths_of = |n: usize| if counted { n } else { 0 };
     if pieces
         .iter()
         .any(|p| p.paths.len() != paths_of(p.keys.len()))
-        || own.iter().any(|o| o.1.len() != paths_of(o.0.len()))
+        || own.1.len() != paths_of(own.0.len())
     {
         return Err(CountError::Internal(
             "a piece of children without its paths",
@@ -45,25 +46,21 @@ pub(super) fn merge_round<K: CountKey>(
     }
     let mut runs: Vec<(Vec<K>, Vec<u128>)> = Vec::new();
     let mut last = None;
-    for Piece { run, keys, paths } in pieces {
+    for Piece { order, keys, paths } in pieces {
         match runs.last_mut() {
-            Some(r) if last == Some(run.0) => {
+            Some(r) if last == Some(order.0) => {
                 r.0.extend_from_slice(&keys);
                 r.1.extend_from_slice(&paths);
             }
             _ => runs.push((keys, paths)),
         }
-        last = Some(run.0);
+        last = Some(order.0);
     }
-    // The own runs are borrowed: each is merged with a received one (or copied) first.
-    let mut own = own.into_iter();
-    let mut level: Vec<(Vec<K>, Vec<u128>)> = Vec::new();
-    for o in own.by_ref() {
-        match runs.pop() {
-            Some(r) => level.push(merge_two(o, (&r.0, &r.1), counted)?),
-            None => level.push((o.0.to_vec(), o.1.to_vec())),
-        }
-    }
+    // The own run is borrowed: it is merged with a received one (or copied) first.
+    let mut level = match runs.pop() {
+        Some(r) => vec![merge_two(own, (&r.0, &r.1), counted)?],
+        None => vec![(own.0.to_vec(), own.1.to_vec())],
+    };
     level.extend(runs);
     while level.len() > 1 {
         let mut next = Vec::with_capacity(level.len().div_ceil(2));
@@ -158,7 +155,7 @@ mod tests {
                     Vec::new()
                 };
                 pieces.push(Piece {
-                    run: (from as u32, piece as u32),
+                    order: (from as u32, piece as u32),
                     keys: keys[at..end].to_vec(),
                     paths: p,
                 });
@@ -171,20 +168,8 @@ mod tests {
         }
         // Pieces arrive in any order.
         pieces.reverse();
-        // The own keys in two runs, odd and even.
         let (keys, paths) = sorted(&own);
-        let half = |odd: u64| -> (Vec<u64>, Vec<u128>) {
-            let at: Vec<usize> = (0..keys.len()).filter(|&i| keys[i] % 2 == odd).collect();
-            let p = if counted {
-                at.iter().map(|&i| paths[i]).collect()
-            } else {
-                Vec::new()
-            };
-            (at.iter().map(|&i| keys[i]).collect(), p)
-        };
-        let (a, b) = (half(0), half(1));
-        let own = vec![(&a.0[..], &a.1[..]), (&b.0[..], &b.1[..])];
-        let (got_keys, got_paths) = merge_round(own, pieces).unwrap();
+        let (got_keys, got_paths) = merge_round((&keys, &paths), pieces).unwrap();
         let mut expect: Vec<(u64, u128)> = want.into_iter().collect();
         expect.sort_by_key(|&(k, _)| rank(k));
         assert_eq!(got_keys, expect.iter().map(|x| x.0).collect::<Vec<_>>());
@@ -212,12 +197,12 @@ mod tests {
     fn a_sum_past_u128_is_an_overflow() {
         let own = (vec![7u64], vec![u128::MAX]);
         let pieces = vec![Piece {
-            run: (1, 0),
+            order: (1, 0),
             keys: vec![7u64],
             paths: vec![1u128],
         }];
         assert_eq!(
-            merge_round(vec![(&own.0, &own.1)], pieces),
+            merge_round((&own.0, &own.1), pieces),
             Err(CountError::Overflow)
         );
     }
@@ -225,12 +210,12 @@ mod tests {
     #[test]
     fn a_piece_without_its_paths_is_refused() {
         let pieces = vec![Piece {
-            run: (1, 0),
+            order: (1, 0),
             keys: vec![7u64, 9],
             paths: vec![1u128],
         }];
         assert!(matches!(
-            merge_round(vec![(&[3u64][..], &[1u128][..])], pieces),
+            merge_round((&[3u64][..], &[1u128][..]), pieces),
             Err(CountError::Internal(_))
         ));
     }
