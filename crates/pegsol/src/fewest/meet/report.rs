@@ -35,10 +35,13 @@ pub struct MeetReport {
     pub outcome: MeetOutcome,
     /// Proven: every solution needs at least this many moves (the optimum when solved).
     pub lower_bound: u32,
-    /// Positions up to symmetry first reached in `k` moves from the starts, per completed
-    /// level `k`.
+    /// Positions up to symmetry first reached in `k` moves from the starts, per level `k`
+    /// kept. A pruned search's level that brings the depths to the longest solution sought
+    /// is only checked against the other side, never kept, and not listed: the last level
+    /// `depths` counts may then be missing here.
     pub forward: Vec<u64>,
-    /// Positions up to symmetry first able to reach a finish in `k` moves, per `k`.
+    /// Positions up to symmetry first able to reach a finish in `k` moves, per level `k`
+    /// kept (as for `forward`).
     pub backward: Vec<u64>,
     /// Levels completed on each side, `(a, b)`: no position within `a` moves of a start is
     /// within `b` moves of a finish, so `lower_bound = a + b + 1` (unless a start is a finish).

@@ -24,6 +24,13 @@ pub(super) const LEAST_ALLOWANCE: f64 = 250e6;
 /// Parents per chunk: enough for both cores, small enough to bound the children buffered.
 const CHUNK: usize = 1 << 14;
 
+/// Children looked up together, their slots prefetched first: enough to overlap the cache
+/// misses, few enough that the first prefetched are still cached when looked up.
+const BATCH: usize = 32;
+
+/// How far ahead of the key going in the table's slot is fetched.
+const AHEAD: usize = 16;
+
 /// The depth a position withdrawn from a table is marked with: it counts as absent.
 const GONE: u8 = u8::MAX;
 
@@ -32,6 +39,9 @@ const GONE: u8 = u8::MAX;
 struct Levels<W: Word> {
     depth: KeyMap<u8, Bits<W>>,
     pegs: (u32, u32),
+    /// Whether some key was withdrawn (marked [`GONE`]): until then a key's presence is its
+    /// answer, and lookups read no depth (one cache miss less where they hit).
+    withdrawn: bool,
 }
 
 impl<W: Word> Levels<W> {
@@ -39,6 +49,7 @@ impl<W: Word> Levels<W> {
         Levels {
             depth: KeyMap::with_capacity(512),
             pegs: (u32::MAX, 0),
+            withdrawn: false,
         }
     }
 
@@ -55,16 +66,47 @@ impl<W: Word> Levels<W> {
         self.depth.get(key).filter(|&d| d != GONE)
     }
 
+    /// Whether `key` was reached (and not withdrawn).
+    #[inline]
+    fn holds(&self, key: Bits<W>) -> bool {
+        let n = key.count();
+        if n < self.pegs.0 || n > self.pegs.1 {
+            return false;
+        }
+        if self.withdrawn {
+            self.depth.get(key).is_some_and(|d| d != GONE)
+        } else {
+            self.depth.contains(key)
+        }
+    }
+
+    /// Starts loading `key`'s slot into the cache where a lookup may hit ([`KeyMap::prefetch`]).
+    #[inline]
+    fn prefetch(&self, key: Bits<W>) {
+        let n = key.count();
+        if n >= self.pegs.0 && n <= self.pegs.1 {
+            self.depth.prefetch(key);
+        }
+    }
+
     /// Adds `key` at `depth` unless present; `Err` when the table's limit is reached.
     fn insert(&mut self, key: Bits<W>, depth: u8) -> std::result::Result<bool, Full> {
         let added = match self.depth.insert(key, depth)? {
             true => true,
             // A withdrawn key is reached again.
-            false => self.depth.get(key) == Some(GONE) && self.depth.set(key, depth),
+            false => {
+                self.withdrawn && self.depth.get(key) == Some(GONE) && self.depth.set(key, depth)
+            }
         };
         let n = key.count();
         self.pegs = (self.pegs.0.min(n), self.pegs.1.max(n));
         Ok(added)
+    }
+
+    /// Marks a key absent (its level was withdrawn); the slot stays.
+    fn withdraw(&mut self, key: Bits<W>) {
+        self.depth.set(key, GONE);
+        self.withdrawn = true;
     }
 }
 
@@ -94,7 +136,7 @@ impl<W: Word> Side<W> {
     /// searches as before the attempt.
     fn rollback(&mut self, frontier: Vec<Bits<W>>, added: &[Bits<W>]) {
         for &c in added {
-            self.table.depth.set(c, GONE);
+            self.table.withdraw(c);
         }
         self.abandon(frontier);
     }
@@ -366,6 +408,13 @@ impl<'p, W: Word> Meet<'p, W> {
         let stop_at = self.halt.sooner(allowance);
         let mut finished = 0usize;
         let depth = side.depth + 1;
+        // The level that brings the depths to the longest solution sought only needs meeting
+        // the other side: none of its positions is grown again, so none is kept (it is the
+        // largest level of a pruned search, and keeping it took over half the time).
+        let last = self
+            .prune
+            .as_ref()
+            .is_some_and(|x| u32::from(side.depth) + u32::from(other.depth) + 1 >= x.seek);
         let frontier = std::mem::take(&mut side.frontier);
         let key = std::mem::size_of::<Bits<W>>();
         let mut next = Vec::new();
@@ -388,20 +437,74 @@ impl<'p, W: Word> Meet<'p, W> {
             let over = AtomicBool::new(false);
             let late = AtomicBool::new(false);
             let done = AtomicUsize::new(0);
-            type Part<W> = (Vec<Bits<W>>, Option<Contact<W>>, Scratch<W>, u32, u64);
+            // Per thread: its new children, a contact if one was met, its chain buffers, the
+            // children seen, the new children pruned, and the batch of children (as reached
+            // and canonical) not yet looked up.
+            type Part<W> = (
+                Vec<Bits<W>>,
+                Option<Contact<W>>,
+                Scratch<W>,
+                u32,
+                u64,
+                Vec<(Bits<W>, Bits<W>)>,
+            );
             // Per thread: its new children, a contact if one was met, the bytes of its
             // buffers, the new children pruned.
             type Done<W> = (Vec<Bits<W>>, Option<Contact<W>>, usize, u64);
+            // Looks up a batch of one parent's children, their slots prefetched first so that
+            // the cache misses overlap; true when the thread stops (a contact, or no room).
+            let settle = |p: Bits<W>,
+                          batch: &mut Vec<(Bits<W>, Bits<W>)>,
+                          out: &mut Vec<Bits<W>>,
+                          hit: &mut Option<Contact<W>>,
+                          pruned: &mut u64| {
+                for &(_, c) in batch.iter() {
+                    other.table.prefetch(c);
+                    if !last {
+                        own.prefetch(c);
+                    }
+                }
+                let mut stop = false;
+                for &(r, c) in batch.iter() {
+                    if other.table.holds(c) {
+                        *hit = Some(Contact {
+                            parent: p,
+                            child: r,
+                        });
+                        stop = true;
+                        break;
+                    }
+                    if last || own.holds(c) {
+                        continue;
+                    }
+                    if this.prune.as_ref().is_some_and(|x| !x.keeps(way, depth, c)) {
+                        *pruned += 1;
+                    } else {
+                        out.push(c);
+                        if out.len().is_multiple_of(4096) && out.capacity() * key > share {
+                            over.store(true, Ordering::Relaxed);
+                            stop = true;
+                            break;
+                        }
+                    }
+                }
+                batch.clear();
+                stop
+            };
             let parts: Vec<Done<W>> = chunk
                 .par_iter()
                 .fold(
-                    || (Vec::new(), None, Scratch::default(), 0, 0),
-                    |(mut out, mut hit, mut scratch, mut seen, mut pruned): Part<W>, &p| {
+                    || {
+                        let batch = Vec::with_capacity(BATCH);
+                        (Vec::new(), None, Scratch::default(), 0, 0, batch)
+                    },
+                    |(mut out, mut hit, mut scratch, mut seen, mut pruned, mut batch): Part<W>,
+                     &p| {
                         let stopped =
                             || over.load(Ordering::Relaxed) || late.load(Ordering::Relaxed);
                         if hit.is_none() && !stopped() {
                             scratch.limit = share;
-                            this.chains.moves(side.way, p, &mut scratch, |r| {
+                            let cut = this.chains.moves(side.way, p, &mut scratch, |r| {
                                 // One parent may have millions of children: the clock is
                                 // read every so many of them, not only between chunks.
                                 seen = seen.wrapping_add(1);
@@ -409,30 +512,14 @@ impl<'p, W: Word> Meet<'p, W> {
                                     late.store(true, Ordering::Relaxed);
                                     return true;
                                 }
-                                let c = this.canon.canonical(r);
-                                if other.table.get(c).is_some() {
-                                    hit = Some(Contact {
-                                        parent: p,
-                                        child: r,
-                                    });
-                                    return true;
-                                }
-                                if own.get(c).is_some() {
-                                    return false;
-                                }
-                                if this.prune.as_ref().is_some_and(|x| !x.keeps(way, depth, c)) {
-                                    pruned += 1;
-                                } else {
-                                    out.push(c);
-                                    if out.len().is_multiple_of(4096)
-                                        && out.capacity() * key > share
-                                    {
-                                        over.store(true, Ordering::Relaxed);
-                                        return true;
-                                    }
-                                }
-                                false
+                                batch.push((r, this.canon.canonical(r)));
+                                batch.len() == BATCH
+                                    && settle(p, &mut batch, &mut out, &mut hit, &mut pruned)
                             });
+                            if !cut && !batch.is_empty() {
+                                settle(p, &mut batch, &mut out, &mut hit, &mut pruned);
+                            }
+                            batch.clear();
                             if !stopped() {
                                 done.fetch_add(1, Ordering::Relaxed);
                             }
@@ -440,10 +527,10 @@ impl<'p, W: Word> Meet<'p, W> {
                                 over.store(true, Ordering::Relaxed);
                             }
                         }
-                        (out, hit, scratch, seen, pruned)
+                        (out, hit, scratch, seen, pruned, batch)
                     },
                 )
-                .map(|(out, hit, scratch, _, pruned)| (out, hit, scratch.bytes(), pruned))
+                .map(|(out, hit, scratch, _, pruned, _)| (out, hit, scratch.bytes(), pruned))
                 .collect();
             finished += done.load(Ordering::Relaxed);
             if late.load(Ordering::Relaxed) {
@@ -468,11 +555,15 @@ impl<'p, W: Word> Meet<'p, W> {
                 .saturating_sub((frontier.len() + next.len()) * key + buffered);
             side.table.depth.limit(room);
             for (out, _, _, _) in parts {
-                for (k, c) in out.into_iter().enumerate() {
+                for (k, &c) in out.iter().enumerate() {
                     // Tens of millions of children may come from one chunk, and the table
                     // grows while they go in: the clock is read here too.
                     if k % (1 << 16) == 0 && stop_at.passed() {
                         return Err(self.stop_late(side, frontier, &next, began, finished));
+                    }
+                    // The slot of a key a little ahead is fetched while this one goes in.
+                    if let Some(&ahead) = out.get(k + AHEAD) {
+                        side.table.depth.prefetch(ahead);
                     }
                     match side.table.insert(c, depth) {
                         Ok(true) => next.push(c),
@@ -509,6 +600,11 @@ impl<'p, W: Word> Meet<'p, W> {
         // position further on, so the rate is learnt from larger levels only.
         if frontier.len() >= 1024 {
             side.rate = Some(began.elapsed().as_nanos() as f64 / frontier.len() as f64);
+        }
+        if last {
+            // Met nothing: the search ends here (the depths reach the longest sought), and
+            // the level, never kept, has no size.
+            side.sizes.pop();
         }
         side.frontier = next;
         side.depth = depth;
