@@ -4,7 +4,7 @@
 
 use serde_json::{json, Value};
 
-use super::{add, genuine, hex, Forged, Genuine};
+use super::kit::{add, genuine, hex, Forged, Genuine};
 
 /// Fields missing, repeated, unknown or of the wrong type.
 pub(super) fn fields(g: &Genuine) -> Forged {

@@ -3,7 +3,7 @@
 
 use serde_json::json;
 
-use super::{add, all_but, hex, hole, Forged, Genuine};
+use super::kit::{add, all_but, hex, hole, Forged, Genuine};
 
 /// Class proofs of the central game, and positions written in forms the format forbids.
 pub(super) fn class(g: &Genuine) -> Forged {

@@ -2,7 +2,7 @@
 
 use serde_json::{json, Value};
 
-use super::{hex, scratch, text};
+use super::kit::{hex, scratch, text};
 use crate::common::{pegsol, python, python_command, PY_CHECKER};
 
 /// `pegsol verify` keeps its memory within a small multiple of the file: 2,000 symmetries
