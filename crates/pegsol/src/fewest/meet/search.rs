@@ -57,10 +57,16 @@ impl<W: Word> Levels<W> {
         self.depth.bytes()
     }
 
+    /// Whether `key` has as many pegs as some key stored: only then may a lookup hit.
+    #[inline]
+    fn may_hold(&self, key: Bits<W>) -> bool {
+        let n = key.count();
+        n >= self.pegs.0 && n <= self.pegs.1
+    }
+
     #[inline]
     fn get(&self, key: Bits<W>) -> Option<u8> {
-        let n = key.count();
-        if n < self.pegs.0 || n > self.pegs.1 {
+        if !self.may_hold(key) {
             return None;
         }
         self.depth.get(key).filter(|&d| d != GONE)
@@ -69,8 +75,7 @@ impl<W: Word> Levels<W> {
     /// Whether `key` was reached (and not withdrawn).
     #[inline]
     fn holds(&self, key: Bits<W>) -> bool {
-        let n = key.count();
-        if n < self.pegs.0 || n > self.pegs.1 {
+        if !self.may_hold(key) {
             return false;
         }
         if self.withdrawn {
@@ -83,8 +88,7 @@ impl<W: Word> Levels<W> {
     /// Starts loading `key`'s slot into the cache where a lookup may hit ([`KeyMap::prefetch`]).
     #[inline]
     fn prefetch(&self, key: Bits<W>) {
-        let n = key.count();
-        if n >= self.pegs.0 && n <= self.pegs.1 {
+        if self.may_hold(key) {
             self.depth.prefetch(key);
         }
     }
