@@ -373,7 +373,8 @@ pub(crate) struct CountArgs {
     #[arg(long)]
     pub pagoda: bool,
     /// Count only the solutions and the winning positions, by meeting in the middle
-    /// (the finish must be one position): far faster than the whole game.
+    /// (the finish must be one position): far faster than the whole game. Where the meeting
+    /// does not fit --max-memory and --spill is given, the whole count on disk answers.
     #[arg(long, conflicts_with = "pagoda")]
     pub solutions: bool,
     /// With --solutions: every single vacancy (one per symmetry class) to every single-peg

@@ -293,13 +293,13 @@ fn advice(e: &pegsol::count::CountError) -> String {
     format!("{e} ({fix})")
 }
 
-/// `pegsol count --solutions`: solutions and winning positions by meeting in the middle.
+/// `pegsol count --solutions`: solutions and winning positions by meeting in the middle, or
+/// by the whole count spilled to disk where the meeting does not fit and `--spill` is given.
 pub(crate) fn solutions(
     setup: &Setup,
     finish: Option<&str>,
     threads: Option<u16>,
-    max_memory: usize,
-    timeout: Option<std::time::Duration>,
+    options: &pegsol::count::CountOptions,
     json: bool,
 ) -> Result<u8> {
     let problem = load_any_problem(setup, finish)?;
@@ -310,12 +310,16 @@ pub(crate) fn solutions(
         .context("cannot start the worker threads")?;
     let bar = spinner("counting solutions from both ends");
     let began = std::time::Instant::now();
-    let limits = pegsol::Limits {
-        max_memory,
-        timeout,
-        cancel: None,
+    // Called only once the meeting did not fit and the whole count spills to disk.
+    let level = |l: &pegsol::count::Level| {
+        if let Some(bar) = &bar {
+            bar.set_message(format!(
+                "the meeting did not fit: whole count on disk, level {} ({} pegs), {} positions",
+                l.jumps, l.pegs, l.positions
+            ));
+        }
     };
-    let result = pool.install(|| pegsol::count::count_solutions(&problem, &limits));
+    let result = pool.install(|| pegsol::count::count_solutions_with(&problem, options, &level));
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
@@ -347,8 +351,10 @@ pub(crate) fn solutions(
     }
     println!("{}", crate::common::problem_line(&problem));
     println!(
-        "solutions: {} (meeting in the middle, symmetry group of order {})",
-        s.solutions, s.symmetries
+        "solutions: {} ({}, symmetry group of order {})",
+        s.solutions,
+        s.method.as_str(),
+        s.symmetries
     );
     println!(
         "winning positions: {} ({} up to symmetry)",
@@ -380,16 +386,16 @@ pub(crate) fn dispatch(a: crate::cli::CountArgs) -> Result<u8> {
             },
             a.json,
         ),
-        (true, false) if a.spill.is_some() => bail!(
-            "--spill works with the whole count and with --every-vacancy; --solutions alone \
-             meets in the middle in memory (raise --max-memory MB)"
-        ),
         (true, false) => solutions(
             &a.setup,
             a.finish.as_deref(),
             a.threads,
-            max_memory,
-            timeout,
+            &pegsol::count::CountOptions {
+                max_memory,
+                spill: a.spill,
+                timeout,
+                ..pegsol::count::CountOptions::default()
+            },
             a.json,
         ),
         (false, _) => run(

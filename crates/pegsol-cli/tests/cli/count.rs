@@ -264,6 +264,56 @@ fn count_solutions_by_meeting() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("one position"));
 }
 
+/// A meeting that does not fit --max-memory is undecided, with the advice to give --spill;
+/// with it the whole count on disk answers, with the meeting's figures.
+#[test]
+fn count_solutions_spilled_where_the_meeting_does_not_fit() {
+    let args = [
+        "count",
+        "triangle:6",
+        "--empty",
+        "c3",
+        "--finish",
+        "c3",
+        "--solutions",
+        "--json",
+        "--max-memory",
+        "1",
+    ];
+    let o = pegsol(&args);
+    assert_eq!(o.status.code(), Some(3));
+    let v = json(&o);
+    assert_eq!(v["status"], "undecided");
+    assert!(
+        v["message"].as_str().unwrap().contains("--spill DIR"),
+        "{v}"
+    );
+    let dir = std::env::temp_dir().join(format!("pegsol-solutions-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut spilled = args.to_vec();
+    spilled.extend(["--spill", dir.to_str().unwrap()]);
+    let o = pegsol(&spilled);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let v = json(&o);
+    // The meeting's figures with room enough (`count triangle:6 --empty c3 --finish c3
+    // --solutions`).
+    assert_eq!(v["solutions"], 15_277_596_420u64);
+    assert_eq!(v["winning_positions"], 159_456);
+    assert_eq!(v["winning_positions_up_to_symmetry"], 159_456);
+    assert_eq!(
+        v["method"],
+        "the whole count on disk, cut by pagoda functions"
+    );
+    // The spill files are gone.
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn solutions_of_every_vacancy() {
     let o = pegsol(&[

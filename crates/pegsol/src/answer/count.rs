@@ -165,7 +165,8 @@ impl CountUndecided {
     }
 }
 
-/// The solutions and winning positions of a game with one finish, by meeting in the middle.
+/// The solutions and winning positions of a game with one finish, by meeting in the middle
+/// (or, where that did not fit and a spill directory was given, by the whole count on disk).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SolutionsAnswer {
     /// `counted`.
@@ -173,7 +174,7 @@ pub struct SolutionsAnswer {
     /// The problem.
     #[serde(flatten)]
     pub problem: ProblemView,
-    /// `meeting in the middle`.
+    /// `meeting in the middle`, or the whole count's method ([`crate::count::SolutionsMethod::as_str`]).
     pub method: &'static str,
     /// The order of the symmetry group counted under.
     pub symmetries: usize,
@@ -200,7 +201,7 @@ impl SolutionsAnswer {
         SolutionsAnswer {
             status: "counted",
             problem: ProblemView::of(problem),
-            method: "meeting in the middle",
+            method: s.method.as_str(),
             symmetries: s.symmetries,
             solutions: s.solutions,
             winning_positions: s.winning(),

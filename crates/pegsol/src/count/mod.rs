@@ -180,7 +180,8 @@ impl std::fmt::Display for CountError {
             CountError::Memory { level, needed } => write!(
                 f,
                 "level {level} needs {} MB, more than the memory budget; raise the budget, or spill levels to disk",
-                needed >> 20
+                // Rounded up: below a megabyte it is still more than the budget.
+                needed.div_ceil(1 << 20)
             ),
             CountError::Overflow => write!(f, "a path count passed 2^128"),
             CountError::Timeout => write!(f, "the time budget ran out; allow more time"),
@@ -353,6 +354,31 @@ pub struct Solutions {
     pub symmetries: usize,
     /// Milliseconds taken.
     pub millis: u64,
+    /// How they were counted.
+    pub method: SolutionsMethod,
+}
+
+/// How [`count_solutions_with`] counted: the figures are the same either way.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SolutionsMethod {
+    /// Path counts from both ends to the middle level, in memory.
+    Meeting,
+    /// The meeting did not fit its memory budget: the whole game from the start, spilled to
+    /// disk and cut by pagoda functions (which never drop a winning position), and the
+    /// winners found backwards from the finish.
+    SpilledCount,
+}
+
+impl SolutionsMethod {
+    /// The method in words, as the answers print it.
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SolutionsMethod::Meeting => "meeting in the middle",
+            SolutionsMethod::SpilledCount => "the whole count on disk, cut by pagoda functions",
+        }
+    }
 }
 
 impl Solutions {
@@ -396,6 +422,74 @@ pub fn count_solutions(
     with_width!(problem.board(), W => solutions_in::<W>(problem, limits))
 }
 
+/// [`count_solutions`] under a count's options: the meeting in the middle within
+/// `options.max_memory`, and where it does not fit and `options.spill` names a directory,
+/// the whole count of the game spilled there ([`count_with`], cut by pagoda functions), whose
+/// solutions and winning positions are the same figures: the solutions are the paths to the
+/// finish, and the winning positions per level those the backward pass marks (a pagoda cut
+/// drops only positions that cannot reach the finish, so neither changes). It is far slower;
+/// [`Solutions::method`] says which ran, and `progress` is called after each level of the
+/// whole count. `options.timeout` bounds both together.
+///
+/// # Errors
+///
+/// As [`count_solutions`]; [`CountError::Io`] when the spill directory cannot be written.
+pub fn count_solutions_with(
+    problem: &Problem,
+    options: &CountOptions,
+    progress: &(dyn Fn(&Level) + Sync),
+) -> Result<Option<Solutions>, CountError> {
+    let began = Instant::now();
+    let limits = Limits {
+        max_memory: options.max_memory,
+        timeout: options.timeout,
+        cancel: options.cancel.clone(),
+    };
+    match count_solutions(problem, &limits) {
+        Err(CountError::Memory { .. }) if options.spill.is_some() => {}
+        other => return other,
+    }
+    let timeout = match options.timeout {
+        Some(t) => Some(t.checked_sub(began.elapsed()).ok_or(CountError::Timeout)?),
+        None => None,
+    };
+    let whole = count_with(
+        problem,
+        &CountOptions {
+            pagoda: true,
+            timeout,
+            ..options.clone()
+        },
+        progress,
+    )?;
+    // One entry per level from the start to the finish's pegs, as the meeting gives them:
+    // past the finish nothing wins, and a cut count may end before it (nothing won there).
+    let finish_pegs = problem
+        .targets::<[u64; 4]>()
+        .first()
+        .map_or(1, |t| t.count());
+    let levels = problem
+        .start::<[u64; 4]>()
+        .count()
+        .saturating_sub(finish_pegs) as usize
+        + 1;
+    let winning = (0..levels)
+        .map(|k| {
+            whole
+                .levels
+                .get(k)
+                .map_or((0, 0), |l| (l.winning, l.winning_classes))
+        })
+        .collect();
+    Ok(Some(Solutions {
+        solutions: whole.solutions,
+        winning,
+        symmetries: whole.symmetries,
+        millis: began.elapsed().as_millis() as u64,
+        method: SolutionsMethod::SpilledCount,
+    }))
+}
+
 /// [`count_solutions`] in keys of `K`.
 fn solutions_in<K: CountKey>(
     problem: &Problem,
@@ -423,5 +517,6 @@ fn solutions_in<K: CountKey>(
         winning,
         symmetries: canon.order(),
         millis: began.elapsed().as_millis() as u64,
+        method: SolutionsMethod::Meeting,
     }))
 }

@@ -544,7 +544,15 @@ pub(crate) fn solutions_meeting<K: CountKey>(
         return None;
     };
     Some((|| {
-        let m = Meeting::new(problem, finish, true, max_memory / 2, deadline)?;
+        // Each side has half the budget, so the whole needs twice what one side lacked.
+        let m =
+            Meeting::new(problem, finish, true, max_memory / 2, deadline).map_err(|e| match e {
+                CountError::Memory { level, needed } => CountError::Memory {
+                    level,
+                    needed: needed.saturating_mul(2),
+                },
+                e => e,
+            })?;
         let (keys, counts) = (m.forward_middle(), &m.forward_counts[m.middle]);
         let dcounts = m.dual_middle_counts();
         let pairs = middle_pairs(&m.space, keys, m.dual_middle());

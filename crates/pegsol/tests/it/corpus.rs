@@ -11,7 +11,9 @@
 
 use crate::common::{is_finish, Oracle};
 use pegsol::check::{prove, Unproved};
-use pegsol::count::{count, count_pruned, count_solutions};
+use pegsol::count::{
+    count, count_pruned, count_solutions, count_solutions_with, CountOptions, SolutionsMethod,
+};
 use pegsol::fewest::{fewest_moves, fewest_moves_by_winning_set, MovesOutcome, WinningSet};
 use pegsol::{replay, Bits, Board, Engines, Finish, Limits, Outcome, Problem, SolveOptions};
 use serde_json::{json, Value};
@@ -360,6 +362,9 @@ fn winning_sets() {
 /// with one finish position, and on random small boards of every lattice.
 #[test]
 fn solutions_by_meeting() {
+    // Problems whose meeting did not fit a tiny budget, so that the whole count on disk
+    // answered (checked against the meeting's figures, which the corpus checks).
+    let mut spilled = 0;
     let mut checked = 0;
     for c in cases() {
         let Some(s) = count_solutions(&c.problem, &pegsol::Limits::default()).unwrap() else {
@@ -373,6 +378,7 @@ fn solutions_by_meeting() {
             "{}",
             c.label
         );
+        spilled += usize::from(spilled_count_agrees(&c.problem, &s));
         checked += 1;
     }
     assert!(checked >= 5, "{checked} corpus problems with one finish");
@@ -416,11 +422,43 @@ fn solutions_by_meeting() {
             "{}",
             case.picture
         );
+        if random % 10 == 0 {
+            spilled += usize::from(spilled_count_agrees(&p, &s));
+        }
         random += 1;
         solvable += usize::from(s.solutions > 0);
     }
     // Every finish was reached by a playout, so every problem has a solution.
     assert_eq!(solvable, random);
+    assert!(
+        spilled >= 5,
+        "{spilled} problems answered by the spilled count"
+    );
+}
+
+/// [`count_solutions_with`] on a budget too small for most meetings, with a spill directory:
+/// the same solutions and winning positions per level, up to symmetry too, as `meeting`
+/// (the meeting's answer); true when the whole count on disk gave them.
+fn spilled_count_agrees(problem: &Problem, meeting: &pegsol::count::Solutions) -> bool {
+    let dir = std::env::temp_dir().join(format!(
+        "pegsol-solutions-spill-{}-{}",
+        std::process::id(),
+        meeting.solutions
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let options = CountOptions {
+        max_memory: 1 << 12,
+        spill: Some(dir.clone()),
+        ..CountOptions::default()
+    };
+    let s = count_solutions_with(problem, &options, &|_| {})
+        .unwrap()
+        .unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(s.solutions, meeting.solutions, "{problem:?}");
+    assert_eq!(s.winning, meeting.winning, "{problem:?}");
+    assert_eq!(s.symmetries, meeting.symmetries, "{problem:?}");
+    s.method == SolutionsMethod::SpilledCount
 }
 
 /// One count with the finish "one peg anywhere" lists every end hole with its solutions
