@@ -374,12 +374,14 @@ pub(crate) struct CountArgs {
     pub pagoda: bool,
     /// Count only the solutions and the winning positions, by meeting in the middle
     /// (the finish must be one position): far faster than the whole game. Where the meeting
-    /// does not fit --max-memory and --spill is given, the whole count on disk answers.
+    /// does not fit --max-memory and --spill is given, the whole count on disk answers; on
+    /// a cluster (--workers, --cluster), the whole count on the cluster.
     #[arg(long, conflicts_with = "pagoda")]
     pub solutions: bool,
     /// With --solutions: every single vacancy (one per symmetry class) to every single-peg
     /// finish of its class, as a table (or JSON): one whole count per vacancy, whose last
-    /// level gives every end hole (--spill applies).
+    /// level gives every end hole (--spill applies; on a cluster, each vacancy is a count on
+    /// the cluster).
     #[arg(long, requires = "solutions", conflicts_with = "finish")]
     pub every_vacancy: bool,
     /// Count on W worker threads of this process with timely dataflow (the distributed

@@ -93,7 +93,6 @@ fn hosts(path: &Path) -> Result<Vec<String>> {
 /// `count` on the distributed engine.
 pub(crate) fn count(a: &CountArgs) -> Result<u8> {
     let refused = [
-        (a.solutions, "--solutions"),
         (a.pagoda, "--pagoda"),
         (a.spill.is_some(), "--spill"),
         (a.timeout.is_some(), "--timeout"),
@@ -101,7 +100,7 @@ pub(crate) fn count(a: &CountArgs) -> Result<u8> {
     ];
     if let Some((_, flag)) = refused.iter().find(|(on, _)| *on) {
         bail!(
-            "{flag} works with the single-process count only; the distributed count (--workers, --cluster) counts the whole game in memory"
+            "{flag} works with the single-process count only; the distributed count (--workers, --cluster) counts the whole game in memory (--solutions with it: from the whole count)"
         );
     }
     let cluster = match (&a.cluster, a.process) {
@@ -123,40 +122,30 @@ pub(crate) fn count(a: &CountArgs) -> Result<u8> {
         }
         _ => Cluster::Threads(a.workers.map_or(1, usize::from)),
     };
-    let first = matches!(
-        cluster,
-        Cluster::Threads(_) | Cluster::Processes { process: 0, .. }
-    );
-    let problem = load_any_problem(&a.setup, a.finish.as_deref())?;
-    let bar = if first {
-        spinner("counting on the cluster")
-    } else {
-        None
-    };
-    let began = Instant::now();
-    let shown = bar.clone();
-    let quiet = QuietStdout::new();
-    let result = pegsol::count::count_cluster(
-        &problem,
-        &cluster,
-        Arc::new(move |l: &pegsol::count::Level| {
-            if let Some(bar) = &shown {
-                bar.set_message(format!(
-                    "counting on the cluster: level {} ({} pegs), {} positions, {} MB here",
-                    l.jumps,
-                    l.pegs,
-                    l.positions,
-                    pegsol::count::peak_memory_mb()
-                ));
-            }
-        }),
-    );
-    drop(quiet);
-    if let Some(bar) = &bar {
-        bar.finish_and_clear();
+    if a.every_vacancy {
+        // Every process runs the vacancies in the same order, each a whole count on the
+        // cluster; process 0 gets the counts and prints the table.
+        let board = Arc::new(crate::common::load_any_board(&a.setup.board)?);
+        let workers = match &cluster {
+            Cluster::Threads(n) => (*n).max(1),
+            Cluster::Processes { hosts, threads, .. } => hosts.len() * (*threads).max(1),
+        };
+        let count = |problem: &pegsol::Problem| {
+            run(problem, &cluster, "counting a vacancy on the cluster").map(|(r, _)| r.count)
+        };
+        let method =
+            "a forward count per vacancy on the cluster, every end hole from its last level";
+        return crate::count::every_vacancy_by(&board, &count, method, workers, false, a.json);
     }
-    let r = result.map_err(crate::count::failure)?;
-    let millis = began.elapsed().as_millis() as u64;
+    let problem = load_any_problem(&a.setup, a.finish.as_deref())?;
+    if a.solutions && problem.target_count() != 1 {
+        bail!(
+            "--solutions needs a finish of one position (e.g. --finish d4); for a finish of \
+             one peg anywhere, count without --solutions"
+        );
+    }
+    let (r, millis) =
+        run(&problem, &cluster, "counting on the cluster").map_err(crate::count::failure)?;
     let records: u64 = r.records_out.iter().sum();
     let bytes: u64 = r.bytes_out.iter().sum();
     let here = match &cluster {
@@ -178,9 +167,51 @@ pub(crate) fn count(a: &CountArgs) -> Result<u8> {
         let _ = std::io::stderr().write_all(line.as_bytes());
     }
     match r.count {
+        Some(c) if a.solutions => {
+            let method = pegsol::count::SolutionsMethod::Cluster;
+            let s = pegsol::count::Solutions::of_count(&problem, &c, millis, method);
+            crate::count::render_solutions(&problem, &s, r.workers, a.json)
+        }
         Some(c) => crate::count::render(&problem, &c, millis, r.workers, false, a.json),
         None => Ok(0),
     }
+}
+
+/// One whole count of `problem` on `cluster`, with a spinner on process 0 (`label` and the
+/// level reached), timely's own output kept off stdout; and its milliseconds.
+fn run(
+    problem: &pegsol::Problem,
+    cluster: &Cluster,
+    label: &'static str,
+) -> std::result::Result<(pegsol::count::ClusterCount, u64), pegsol::count::CountError> {
+    let first = matches!(
+        cluster,
+        Cluster::Threads(_) | Cluster::Processes { process: 0, .. }
+    );
+    let bar = if first { spinner(label) } else { None };
+    let began = Instant::now();
+    let shown = bar.clone();
+    let quiet = QuietStdout::new();
+    let result = pegsol::count::count_cluster(
+        problem,
+        cluster,
+        Arc::new(move |l: &pegsol::count::Level| {
+            if let Some(bar) = &shown {
+                bar.set_message(format!(
+                    "{label}: level {} ({} pegs), {} positions, {} MB here",
+                    l.jumps,
+                    l.pegs,
+                    l.positions,
+                    pegsol::count::peak_memory_mb()
+                ));
+            }
+        }),
+    );
+    drop(quiet);
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    Ok((result?, began.elapsed().as_millis() as u64))
 }
 
 /// A free port on the loopback interface (the listener is closed at once; the port stays

@@ -345,11 +345,21 @@ pub(crate) fn solutions(
         }
         Err(e) => return Err(failure(e)),
     };
+    render_solutions(&problem, &s, threads, json)
+}
+
+/// Prints the answer of `count --solutions` (`s` of `problem`, counted on `threads`).
+pub(crate) fn render_solutions(
+    problem: &pegsol::Problem,
+    s: &pegsol::count::Solutions,
+    threads: usize,
+    json: bool,
+) -> Result<u8> {
     if json {
-        print_json(&SolutionsAnswer::of(&problem, &s, threads));
+        print_json(&SolutionsAnswer::of(problem, s, threads));
         return Ok(0);
     }
-    println!("{}", crate::common::problem_line(&problem));
+    println!("{}", crate::common::problem_line(problem));
     println!(
         "solutions: {} ({}, symmetry group of order {})",
         s.solutions,
@@ -478,6 +488,35 @@ pub(crate) fn every_vacancy(
         .num_threads(threads)
         .build()
         .context("cannot start the worker threads")?;
+    let count = |problem: &pegsol::Problem| {
+        pool.install(|| pegsol::count::count_with(problem, options, &|_| {}))
+            .map(Some)
+    };
+    let method = "a forward count per vacancy, every end hole from its last level";
+    every_vacancy_by(&board, &count, method, threads, true, json)
+}
+
+/// A vacancy's whole count (finish: one peg anywhere), `Ok(None)` on a process of a cluster
+/// that does not answer.
+pub(crate) type VacancyCounter<'a> = dyn Fn(
+        &pegsol::Problem,
+    ) -> std::result::Result<Option<pegsol::count::Count>, pegsol::count::CountError>
+    + 'a;
+
+/// [`every_vacancy`] with each vacancy counted by `count`, on one process or on a cluster
+/// (where every process runs the same vacancies in the same order, and the one that gets the
+/// counts prints the table; `method` says how and `threads` how many counted). A spinner
+/// names the vacancy being counted where `shows_progress`.
+pub(crate) fn every_vacancy_by(
+    board: &std::sync::Arc<pegsol::Board>,
+    count: &VacancyCounter<'_>,
+    method: &'static str,
+    threads: usize,
+    shows_progress: bool,
+    json: bool,
+) -> Result<u8> {
+    let board = board.clone();
+    let mut answers = true;
     let (vacancies, pairs) = pegsol::catalog::problems(&board, pegsol::catalog::Finishes::Single);
     let classes = board.classes();
     let began = std::time::Instant::now();
@@ -491,7 +530,12 @@ pub(crate) fn every_vacancy(
                 .any(|h| classes.class_of_hole(h) == classes.class_of(start))
         })
         .collect();
-    let bar = crate::common::spinner("counting every vacancy");
+    // On a cluster each count shows its own spinner.
+    let bar = if shows_progress {
+        crate::common::spinner("counting every vacancy")
+    } else {
+        None
+    };
     let (mut counts, mut rows) = (Vec::new(), Vec::new());
     for (k, v) in todo.iter().enumerate() {
         let label = board.label(v.hole);
@@ -505,7 +549,15 @@ pub(crate) fn every_vacancy(
         let start = board.holes().without(v.hole);
         let problem = pegsol::Problem::new(board.clone(), start, pegsol::Finish::AnyOne)?;
         let started = std::time::Instant::now();
-        let result = pool.install(|| pegsol::count::count_with(&problem, options, &|_| {}));
+        let result = match count(&problem) {
+            Ok(None) => {
+                // Another process of the cluster answers.
+                answers = false;
+                continue;
+            }
+            Ok(Some(c)) => Ok(c),
+            Err(e) => Err(e),
+        };
         let millis = started.elapsed().as_millis() as u64;
         let mut entry = VacancyCount {
             empty: label.clone(),
@@ -571,10 +623,13 @@ pub(crate) fn every_vacancy(
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
+    if !answers {
+        return Ok(0);
+    }
     let answer = EveryVacancyAnswer {
         board: board.name().to_string(),
         holes: board.hole_count(),
-        method: "a forward count per vacancy, every end hole from its last level",
+        method,
         vacancies: counts,
         rows,
         millis: began.elapsed().as_millis() as u64,

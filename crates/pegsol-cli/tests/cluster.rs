@@ -150,6 +150,60 @@ fn established(port: u16) -> bool {
     })
 }
 
+/// `count --solutions` on the cluster answers from the whole count, with the meeting's
+/// figures; `--solutions --every-vacancy` gives the single process's table, on 2 processes
+/// and on 2 workers of one.
+#[test]
+fn solutions_and_every_vacancy_on_the_cluster() {
+    let one = [
+        "count",
+        "triangle:6",
+        "--empty",
+        "c3",
+        "--finish",
+        "c3",
+        "--solutions",
+        "--json",
+    ];
+    let meeting = figures(&pegsol(&one));
+    assert_eq!(meeting["method"], "meeting in the middle");
+    for cluster in [vec!["cluster-local", "2"], vec![]] {
+        let mut args = cluster.clone();
+        args.extend(one);
+        if cluster.is_empty() {
+            args.extend(["--workers", "2"]);
+        }
+        let mut v = figures(&pegsol(&args));
+        assert_eq!(v["method"], "the whole count on the cluster", "{args:?}");
+        v["method"] = meeting["method"].clone();
+        assert_eq!(v, meeting, "{args:?}");
+    }
+    let table = [
+        "count",
+        "triangle:5",
+        "--solutions",
+        "--every-vacancy",
+        "--json",
+    ];
+    // What measures the run, and the method, left out.
+    let rows = |o: &std::process::Output| {
+        let v = figures(o);
+        let mut vacancies = v["vacancies"].clone();
+        for x in vacancies.as_array_mut().unwrap() {
+            x.as_object_mut().unwrap().remove("millis");
+        }
+        (v["rows"].clone(), vacancies)
+    };
+    let single = rows(&pegsol(&table));
+    assert_eq!(single.0.as_array().unwrap().len(), 17);
+    let mut two = vec!["cluster-local", "2"];
+    two.extend(table);
+    assert_eq!(rows(&pegsol(&two)), single, "2 processes");
+    let mut workers = table.to_vec();
+    workers.extend(["--workers", "2"]);
+    assert_eq!(rows(&pegsol(&workers)), single, "2 workers");
+}
+
 #[test]
 fn cluster_flags_are_checked() {
     let o = pegsol(&["count", "english", "--workers", "2", "--spill", "/tmp"]);

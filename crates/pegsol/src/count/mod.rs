@@ -368,6 +368,8 @@ pub enum SolutionsMethod {
     /// disk and cut by pagoda functions (which never drop a winning position), and the
     /// winners found backwards from the finish.
     SpilledCount,
+    /// The whole game on the workers of a cluster ([`Solutions::of_count`] of its count).
+    Cluster,
 }
 
 impl SolutionsMethod {
@@ -377,11 +379,49 @@ impl SolutionsMethod {
         match self {
             SolutionsMethod::Meeting => "meeting in the middle",
             SolutionsMethod::SpilledCount => "the whole count on disk, cut by pagoda functions",
+            SolutionsMethod::Cluster => "the whole count on the cluster",
         }
     }
 }
 
 impl Solutions {
+    /// The solutions and winning positions of `problem` (one finish position) out of its
+    /// whole count `c` (its solutions are the paths to the finish, and its levels' winning
+    /// positions the same figures as the meeting's), one entry per level from the start to
+    /// the finish's pegs as the meeting gives them: past the finish nothing wins, and a cut
+    /// count may end before it (nothing is won there).
+    #[must_use]
+    pub fn of_count(
+        problem: &Problem,
+        c: &Count,
+        millis: u64,
+        method: SolutionsMethod,
+    ) -> Solutions {
+        let finish_pegs = problem
+            .targets::<[u64; 4]>()
+            .first()
+            .map_or(1, |t| t.count());
+        let levels = problem
+            .start::<[u64; 4]>()
+            .count()
+            .saturating_sub(finish_pegs) as usize
+            + 1;
+        let winning = (0..levels)
+            .map(|k| {
+                c.levels
+                    .get(k)
+                    .map_or((0, 0), |l| (l.winning, l.winning_classes))
+            })
+            .collect();
+        Solutions {
+            solutions: c.solutions,
+            winning,
+            symmetries: c.symmetries,
+            millis,
+            method,
+        }
+    }
+
     /// Winning positions over all levels.
     #[must_use]
     pub fn winning(&self) -> u64 {
@@ -462,32 +502,12 @@ pub fn count_solutions_with(
         },
         progress,
     )?;
-    // One entry per level from the start to the finish's pegs, as the meeting gives them:
-    // past the finish nothing wins, and a cut count may end before it (nothing won there).
-    let finish_pegs = problem
-        .targets::<[u64; 4]>()
-        .first()
-        .map_or(1, |t| t.count());
-    let levels = problem
-        .start::<[u64; 4]>()
-        .count()
-        .saturating_sub(finish_pegs) as usize
-        + 1;
-    let winning = (0..levels)
-        .map(|k| {
-            whole
-                .levels
-                .get(k)
-                .map_or((0, 0), |l| (l.winning, l.winning_classes))
-        })
-        .collect();
-    Ok(Some(Solutions {
-        solutions: whole.solutions,
-        winning,
-        symmetries: whole.symmetries,
-        millis: began.elapsed().as_millis() as u64,
-        method: SolutionsMethod::SpilledCount,
-    }))
+    Ok(Some(Solutions::of_count(
+        problem,
+        &whole,
+        began.elapsed().as_millis() as u64,
+        SolutionsMethod::SpilledCount,
+    )))
 }
 
 /// [`count_solutions`] in keys of `K`.
