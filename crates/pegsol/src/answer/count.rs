@@ -166,7 +166,7 @@ impl CountUndecided {
 }
 
 /// The solutions and winning positions of a game with one finish, by meeting in the middle
-/// (or, where that did not fit and a spill directory was given, by the whole count on disk).
+/// (or by a whole count: spilled to disk where the meeting did not fit, or on a cluster).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SolutionsAnswer {
     /// `counted`.
@@ -174,7 +174,7 @@ pub struct SolutionsAnswer {
     /// The problem.
     #[serde(flatten)]
     pub problem: ProblemView,
-    /// `meeting in the middle`, or the whole count's method ([`crate::count::SolutionsMethod::as_str`]).
+    /// How they were counted ([`crate::count::SolutionsMethod::as_str`]).
     pub method: &'static str,
     /// The order of the symmetry group counted under.
     pub symmetries: usize,
