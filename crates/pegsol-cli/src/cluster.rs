@@ -139,10 +139,7 @@ pub(crate) fn count(a: &CountArgs) -> Result<u8> {
     }
     let problem = load_any_problem(&a.setup, a.finish.as_deref())?;
     if a.solutions && problem.target_count() != 1 {
-        bail!(
-            "--solutions needs a finish of one position (e.g. --finish d4); for a finish of \
-             one peg anywhere, count without --solutions"
-        );
+        bail!(crate::count::ONE_FINISH);
     }
     let (r, millis) =
         run(&problem, &cluster, "counting on the cluster").map_err(crate::count::failure)?;

@@ -293,6 +293,11 @@ fn advice(e: &pegsol::count::CountError) -> String {
     format!("{e} ({fix})")
 }
 
+/// Why `count --solutions` refuses a finish of several positions (on one process or a
+/// cluster).
+pub(crate) const ONE_FINISH: &str = "--solutions needs a finish of one position (e.g. --finish \
+     d4); for a finish of one peg anywhere, count without --solutions";
+
 /// `pegsol count --solutions`: solutions and winning positions by meeting in the middle, or
 /// by the whole count spilled to disk where the meeting does not fit and `--spill` is given.
 pub(crate) fn solutions(
@@ -325,10 +330,7 @@ pub(crate) fn solutions(
     }
     let s = match result {
         Ok(Some(s)) => s,
-        Ok(None) => bail!(
-            "--solutions needs a finish of one position (e.g. --finish d4); for a finish of \
-             one peg anywhere, count without --solutions"
-        ),
+        Ok(None) => bail!(ONE_FINISH),
         Err(
             e @ (pegsol::count::CountError::Memory { .. } | pegsol::count::CountError::Timeout),
         ) => {
@@ -515,9 +517,8 @@ pub(crate) fn every_vacancy_by(
     shows_progress: bool,
     json: bool,
 ) -> Result<u8> {
-    let board = board.clone();
     let mut answers = true;
-    let (vacancies, pairs) = pegsol::catalog::problems(&board, pegsol::catalog::Finishes::Single);
+    let (vacancies, pairs) = pegsol::catalog::problems(board, pegsol::catalog::Finishes::Single);
     let classes = board.classes();
     let began = std::time::Instant::now();
     // Vacancies whose class is that of some single peg: the others cannot end with one.
@@ -549,14 +550,10 @@ pub(crate) fn every_vacancy_by(
         let start = board.holes().without(v.hole);
         let problem = pegsol::Problem::new(board.clone(), start, pegsol::Finish::AnyOne)?;
         let started = std::time::Instant::now();
-        let result = match count(&problem) {
-            Ok(None) => {
-                // Another process of the cluster answers.
-                answers = false;
-                continue;
-            }
-            Ok(Some(c)) => Ok(c),
-            Err(e) => Err(e),
+        let Some(result) = count(&problem).transpose() else {
+            // Another process of the cluster answers.
+            answers = false;
+            continue;
         };
         let millis = started.elapsed().as_millis() as u64;
         let mut entry = VacancyCount {
