@@ -148,8 +148,14 @@ impl<K: CountKey> Space<K> {
         self.canon.canonical(Bits(pegs)).0
     }
 
-    /// The number of positions `key` stands for.
+    /// The number of positions `key` stands for (a key, or a position, folded or not).
     pub(crate) fn orbit(&self, key: K) -> u64 {
+        // From the images where there are: a folded image equals the fold of the position
+        // only where the symmetry fixes the position (a position and its complement never
+        // have as many pegs where keys fold).
+        if let Some(images) = self.images_of(key) {
+            return u64::from(self.canon.orbit_of(&images, Bits(self.fold(key))));
+        }
         u64::from(self.canon.canonical_and_orbit(Bits(key)).1)
     }
 
@@ -178,6 +184,38 @@ impl<K: CountKey> Space<K> {
             ),
             None => self.layout.for_each_jump(pegs, |holes, _| {
                 f(holes, self.canonical(pegs.xor(holes)));
+            }),
+        }
+    }
+
+    /// The key of the complement of every child of `pegs` (each jump's, with repeats where
+    /// two children are alike up to symmetry). Where keys are [folded](Space::folded) that is
+    /// the child's own key; else the least image of the complement, which is the holes xor
+    /// the child's image under the same symmetry (symmetries fix the set of holes), so it
+    /// comes from the parent's images as the child's key does.
+    #[inline]
+    pub(crate) fn for_each_child_complement(&self, pegs: K, mut f: impl FnMut(K)) {
+        if !self.fold.is_zero() {
+            let images = self.images_of(pegs);
+            return self.for_each_child_of(pegs, images.as_ref(), |_, child| f(child));
+        }
+        let holes = self.layout.holes();
+        match self.images_of(pegs) {
+            Some(own) => {
+                let flipped = own.map(|y| y ^ holes.word(0));
+                self.layout.for_each_jump(
+                    pegs,
+                    #[inline(always)]
+                    |_, i| {
+                        f(K::from_low(Canonicalizer::<K>::least_of(
+                            &flipped,
+                            &self.images[i],
+                        )));
+                    },
+                );
+            }
+            None => self.layout.for_each_jump(pegs, |jump, _| {
+                f(self.canonical(holes.xor(pegs.xor(jump))));
             }),
         }
     }

@@ -26,14 +26,17 @@
 //! (`Space::folded`), so that intersection needs no canonical forms.
 //!
 //! The parts: `forward` (the level-by-level pass and its spilling), `winners` (the backward
-//! pass and the meeting of mirror levels), `packed` (the bucketed child tables a level is
-//! summed in), `cut` (pagoda cuts); the key space itself is `crate::space`, which `fewest`
+//! pass and the meeting of mirror levels), `meeting` (solutions and winners from both ends,
+//! for one finish), `packed` (the bucketed child tables a level is summed in), `lookup` (a
+//! stored level laid out for lookups), `cut` (pagoda cuts); the key space itself is `crate::space`, which `fewest`
 //! shares.
 
 #[cfg(feature = "cluster")]
 mod cluster;
 mod cut;
 mod forward;
+mod lookup;
+mod meeting;
 #[cfg(feature = "cluster")]
 mod mesh;
 mod packed;
@@ -50,8 +53,9 @@ use std::time::Instant;
 
 use cut::Cut;
 pub(crate) use forward::analyse;
-use winners::solutions_meeting;
-pub(crate) use winners::{winners_meeting, Winners};
+use meeting::solutions_meeting;
+pub(crate) use meeting::winners_meeting;
+pub(crate) use winners::Winners;
 
 use crate::key::CountKey;
 use crate::problem::{Limits, Problem};
@@ -436,9 +440,9 @@ impl Solutions {
 }
 
 /// Solutions and winning positions by meeting in the middle: path counts forward from the
-/// start and, in the dual game, forward from the finish's complement, to the middle level,
-/// where they are multiplied and summed (the identity is in `count::winners`); far fewer
-/// positions than the whole game. `Ok(None)` when the finish is not one position (then
+/// start and, in the dual game, forward from the finish's complement, to either side of the
+/// middle jump, whose children are looked up on the other side and their counts multiplied
+/// and summed (the identity is in `count::meeting`); far fewer positions than the whole game. `Ok(None)` when the finish is not one position (then
 /// [`count`] answers it).
 ///
 /// ```
@@ -518,20 +522,10 @@ fn solutions_in<K: CountKey>(
     let began = Instant::now();
     let canon = crate::space::group_of::<K>(problem);
     let stop = limits.stop(began);
-    let Some(found) = solutions_meeting(problem, &canon, limits.max_memory, stop) else {
+    let Some(found) = solutions_meeting::<K>(problem, limits.max_memory, stop) else {
         return Ok(None);
     };
-    let (solutions, winners) = found?;
-    let winning = winners
-        .iter()
-        .map(|level| {
-            let positions = level
-                .iter()
-                .map(|&w| u64::from(canon.canonical_and_orbit(crate::bitset::Bits(w)).1))
-                .sum();
-            (positions, level.len() as u64)
-        })
-        .collect();
+    let (solutions, winning) = found?;
     Ok(Some(Solutions {
         solutions,
         winning,

@@ -1,10 +1,10 @@
 use super::*;
 use crate::board::Board;
+use crate::count::meeting::{levels_counted, winners_meeting};
 use crate::count::packed::{rank, Spread};
 use crate::count::step::{expand, Kept, Step};
 use crate::count::winners::{
-    backward, intersect_run, intersect_sorted, levels_counted, self_dual_winners, winners_meeting,
-    Winners,
+    backward, intersect_run, intersect_sorted, self_dual_winners, Winners,
 };
 use crate::key::Dense;
 use crate::problem::Finish;
@@ -99,7 +99,7 @@ fn self_dual_winners_match_the_backward_pass() {
                 jumps,
                 usize::MAX,
                 Stop::default(),
-                false,
+                None,
             )
             .unwrap();
             let boards = |sets: &[Vec<u64>]| -> Vec<Vec<u64>> {

@@ -22,7 +22,7 @@
 //!
 //! 1. The *winning set*: every position reachable from the start from which the finish can
 //!    still be reached, level by level up to the symmetries fixing start and finish. When the
-//!    finish is one position it is found from both ends (`count::winners_meeting`): forward
+//!    finish is one position it is found from both ends (`count::meeting`): forward
 //!    levels to the middle, and forward levels of the dual game (start: the finish's
 //!    complement) to the middle from the other side, since a position can reach the finish
 //!    exactly when its complement is reachable in the dual game. Otherwise (a finish of one

@@ -447,7 +447,7 @@ fn spilled_count_agrees(problem: &Problem, meeting: &pegsol::count::Solutions) -
     ));
     std::fs::create_dir_all(&dir).unwrap();
     let options = CountOptions {
-        max_memory: 1 << 12,
+        max_memory: 1 << 11,
         spill: Some(dir.clone()),
         ..CountOptions::default()
     };
