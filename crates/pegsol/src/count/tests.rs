@@ -37,13 +37,18 @@ fn analyse_in_memory(p: &Problem, canon: &Canonicalizer, space: &Space) -> (Coun
 
 #[test]
 fn winners_from_both_ends_match_the_full_count() {
-    // Self-dual (complement problems) and not, odd and even numbers of jumps.
+    let mut solvable = 0;
+    // Self-dual (complement problems) and not, odd and even numbers of jumps: self-dual on
+    // an odd board (folded keys, an odd number of jumps: both sides meet at one level) and on
+    // an even one (plain keys, an even number: the dual side stops a level short).
     for (name, empty, finish) in [
         ("triangle5", "a1", "a1"),
         ("triangle5", "c5", "a4"),
         ("triangle6", "c3", "c3"),
         ("rect:5x5", "c1", "c5"),
         ("rect:4x5", "b2", "c2"),
+        ("rect:4x5", "b2", "b2"),
+        ("rect:4x6", "b2", "b2"),
     ] {
         let b = Board::builtin(name).unwrap();
         let p = problem(&b, empty, Some(finish));
@@ -58,7 +63,18 @@ fn winners_from_both_ends_match_the_full_count() {
         } else {
             assert_eq!(full, met, "{name} {empty} -> {finish}");
         }
+        // The solutions and winning figures by the meeting, against the whole count.
+        let whole = count(&p, usize::MAX, &|_| {}).unwrap();
+        let s = count_solutions(&p, &Limits::default()).unwrap().unwrap();
+        assert_eq!(s.solutions, whole.solutions, "{name} {empty} -> {finish}");
+        assert_eq!(
+            (s.winning(), s.winning_classes()),
+            (whole.winning(), whole.winning_classes()),
+            "{name} {empty} -> {finish}"
+        );
+        solvable += usize::from(s.solutions > 0);
     }
+    assert!(solvable >= 5, "{solvable}");
     let b = Board::builtin("triangle5").unwrap();
     let any = Problem::new(&b, b.holes().without(b.hole("a1").unwrap()), Finish::AnyOne).unwrap();
     assert!(winners_meeting(&any, &group_of::<u64>(&any), usize::MAX, Stop::default()).is_none());
