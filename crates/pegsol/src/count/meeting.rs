@@ -154,13 +154,21 @@ impl<K: CountKey> Meeting<K> {
         let dual_start = space.canonical(holes.xor(space.layout.key(finish)));
         let dual_pegs = holes.count_ones() - finish.count();
         let self_dual = dual_start == start;
+        // Each side has half the budget where there are two, so the whole needs twice
+        // what one side lacked. A side's budget holds its levels and the table of its last
+        // level (the bridge looks the dual one up; the forward one's is a margin).
         let side = if self_dual {
             max_memory
         } else {
             max_memory / 2
         };
-        // Each side's budget holds its levels and, for the forward side, the bridge's
-        // table of the dual level it meets (about the size of that level).
+        let whole = |e| match e {
+            CountError::Memory { level, needed } if !self_dual => CountError::Memory {
+                level,
+                needed: needed.saturating_mul(2),
+            },
+            e => e,
+        };
         // Path counts are read at the bridge only: forward level `a` and dual level `b`.
         let b = total.saturating_sub(a + 1);
         let (at_a, at_b, at_both) = ([a], [b], [a, b]);
@@ -172,19 +180,23 @@ impl<K: CountKey> Meeting<K> {
             side,
             deadline,
             counted.then_some(if self_dual { &at_both[..] } else { &at_a[..] }),
-        )?;
+        )
+        .map_err(whole)?;
         let dual = if self_dual || total == 0 {
             None
         } else {
-            Some(levels_counted(
-                &space,
-                dual_start,
-                dual_pegs,
-                b,
-                side,
-                deadline,
-                counted.then_some(&at_b[..]),
-            )?)
+            Some(
+                levels_counted(
+                    &space,
+                    dual_start,
+                    dual_pegs,
+                    b,
+                    side,
+                    deadline,
+                    counted.then_some(&at_b[..]),
+                )
+                .map_err(whole)?,
+            )
         };
         Ok(Meeting {
             total,
@@ -456,10 +468,13 @@ pub(super) fn levels_counted<K: CountKey>(
             return Err(CountError::Timeout);
         }
         let keys = out.last().map_or(&[][..], |l| &l[..]);
-        // The children, and this level's counts and the next's.
+        // The children as they are gathered (with a margin over the forecast), then the next
+        // level's keys and counts, and this level's counts.
+        let children = keys.len() as f64 * branching;
         let needed = used
-            + (keys.len() as f64 * branching * 1.5) as usize * std::mem::size_of::<Child<K>>()
-            + (keys.len() as f64 * branching) as usize * 16;
+            + (children * 1.5) as usize * std::mem::size_of::<Child<K>>()
+            + (children / duplication) as usize * (key_size + 16)
+            + counts.len() * 16;
         if needed > max_memory {
             return Err(CountError::Memory {
                 level: out.len() as u32,
