@@ -29,10 +29,11 @@ pub(super) fn mark(marks: &[AtomicU64], slot: usize) {
 /// slot from a key's home to its place holds a key: a lookup walks from the home and stops at
 /// the key or at the first free slot, as in linear probing.
 ///
-/// Most keys looked up are not there, so a filter answers first: a bit per slot of eight
-/// times as many as the keys, set at the top bits of each key's rank. A key whose bit is clear
-/// is not in the level (no false negatives); a set bit sends one in twelve or so absent keys
-/// on to the table. The filter is small enough to stay in the cache where the table is not.
+/// Most keys looked up are not there, so a filter answers first: eight bits per home slot
+/// (ten to twenty per key), the one at the top bits of each key's rank set. A key whose bit is
+/// clear is not in the level (no false negatives); a set bit sends one in ten or twenty absent
+/// keys on to the table. The filter is small enough to stay in the cache where the table is
+/// not.
 pub(super) struct Placed<K> {
     slots: Vec<K>,
     /// Home slots: `1 << (64 - shift)`.
@@ -228,8 +229,15 @@ mod tests {
             }
             // Slots follow the level's order, and give back each key's index.
             assert!(slots.windows(2).all(|w| w[0] < w[1]));
-            let indices: Vec<usize> = table.indices(slots.into_iter()).collect();
+            let indices: Vec<usize> = table.indices(slots.iter().copied()).collect();
             assert_eq!(indices, (0..keys.len()).collect::<Vec<_>>());
+            // Every third key marked reads back in the level's order.
+            let m = marks(table.slots());
+            for &s in slots.iter().step_by(3) {
+                mark(&m, s);
+            }
+            let every_third: Vec<u64> = keys.iter().copied().step_by(3).collect();
+            assert_eq!(table.marked(&m), every_third);
             let held: std::collections::HashSet<u64> = keys.iter().copied().collect();
             let mut absent = 0;
             for k in (0..20_000u64).filter(|k| !held.contains(k)) {

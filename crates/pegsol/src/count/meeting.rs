@@ -223,9 +223,10 @@ impl<K: CountKey> Meeting<K> {
 
     /// Every child of forward level `a`, its complement looked up in dual level `b`.
     ///
-    /// A child found there is kept with its parent's path count; afterwards the kept ones are
-    /// sorted and merged with the dual level, which is in the same order, so that each dual
-    /// orbit's count is read once and in order, not once per child.
+    /// A child found there is kept as its slot in the dual level's table and its parent's
+    /// index; afterwards the kept ones are sorted (slots follow the dual level's order) and
+    /// summed per dual orbit, so that each dual orbit's count is read once and in order, not
+    /// once per child.
     fn bridge(&self, deadline: Stop<'_>) -> Result<Bridged, CountError> {
         let space = &self.space;
         let keys = &self.forward[self.a];
@@ -244,14 +245,13 @@ impl<K: CountKey> Meeting<K> {
         let table = Placed::new(dual);
         let pegs = self.pegs - self.a as u32;
         let counts = Some(&self.forward_counts[self.a]).filter(|c| !c.is_empty());
-        if table.slots() > u32::MAX as usize {
+        // Slots and parents are numbered in 32 bits.
+        if table.slots() > u32::MAX as usize || keys.len() > u32::MAX as usize {
             return Err(CountError::Internal("a level too large to look up"));
         }
         let chunk = (keys.len() / (rayon::current_num_threads() * 8)).max(1024);
         // Per chunk: the parents with a child found (in order), and the children found, each
-        // with its parent's path count.
-        // A child found is its slot in the dual table and its parent's index, in one word
-        // (sorting them by slot sorts them by dual orbit).
+        // as its slot in the dual table and its parent's index in one word.
         type Found = (Vec<u32>, Vec<u64>);
         let parts: Vec<Found> = keys
             .par_chunks(chunk)
