@@ -195,24 +195,17 @@ impl<K: CountKey> Space<K> {
     /// comes from the parent's images as the child's key does.
     #[inline]
     pub(crate) fn for_each_child_complement(&self, pegs: K, mut f: impl FnMut(K)) {
-        if !self.fold.is_zero() {
-            let images = self.images_of(pegs);
-            return self.for_each_child_of(pegs, images.as_ref(), |_, child| f(child));
-        }
         let holes = self.layout.holes();
         match self.images_of(pegs) {
             Some(own) => {
-                let flipped = own.map(|y| y ^ holes.word(0));
-                self.layout.for_each_jump(
-                    pegs,
-                    #[inline(always)]
-                    |_, i| {
-                        f(K::from_low(Canonicalizer::<K>::least_of(
-                            &flipped,
-                            &self.images[i],
-                        )));
-                    },
-                );
+                // Unfolded, the parent's images complemented: each child's are then its
+                // complement's.
+                let parent = if self.fold.is_zero() {
+                    own.map(|y| y ^ holes.word(0))
+                } else {
+                    own
+                };
+                self.for_each_child_of(pegs, Some(&parent), |_, key| f(key));
             }
             None => self.layout.for_each_jump(pegs, |jump, _| {
                 f(self.canonical(holes.xor(pegs.xor(jump))));

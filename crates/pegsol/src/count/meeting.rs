@@ -249,41 +249,23 @@ impl<K: CountKey> Meeting<K> {
         if table.slots() > u32::MAX as usize || keys.len() > u32::MAX as usize {
             return Err(CountError::Internal("a level too large to look up"));
         }
-        let chunk = (keys.len() / (rayon::current_num_threads() * 8)).max(1024);
         // Per chunk: the parents with a child found (in order), and the children found, each
         // as its slot in the dual table and its parent's index in one word.
-        type Found = (Vec<u32>, Vec<u64>);
-        let parts: Vec<Found> = keys
-            .par_chunks(chunk)
-            .enumerate()
-            .map(|(c, ks)| -> Result<Found, CountError> {
-                let base = c * chunk;
-                let (mut winners, mut found) = (Vec::new(), Vec::new());
-                // Children staged with their parent's index, looked up in batches.
-                let mut stage: Vec<(K, u32)> = Vec::with_capacity(STAGE + 256);
-                let mut flush = |stage: &mut Vec<(K, u32)>| {
-                    table.find_all(stage, |slot, parent| {
-                        if winners.last() != Some(&parent) {
-                            winners.push(parent);
-                        }
-                        found.push((slot as u64) << 32 | u64::from(parent));
-                    });
-                };
-                for (i, &k) in ks.iter().enumerate() {
-                    if i % 4096 == 4095 && deadline.passed() {
-                        return Err(CountError::Timeout);
-                    }
-                    let parent = (base + i) as u32;
-                    let position = space.unfold(k, pegs);
-                    space.for_each_child_complement(position, |q| stage.push((q, parent)));
-                    if stage.len() >= STAGE {
-                        flush(&mut stage);
-                    }
+        let parts = look_up_all(
+            &table,
+            keys,
+            deadline,
+            |k, parent, stage| {
+                let position = space.unfold(k, pegs);
+                space.for_each_child_complement(position, |q| stage.push((q, parent)));
+            },
+            |(winners, found): &mut (Vec<u32>, Vec<u64>), slot, parent| {
+                if winners.last() != Some(&parent) {
+                    winners.push(parent);
                 }
-                flush(&mut stage);
-                Ok((winners, found))
-            })
-            .collect::<Result<_, _>>()?;
+                found.push((slot as u64) << 32 | u64::from(parent));
+            },
+        )?;
         let mut forward = Vec::new();
         let mut found = Vec::with_capacity(parts.iter().map(|p| p.1.len()).sum());
         for (w, f) in parts {
@@ -408,6 +390,39 @@ impl<K: CountKey> Meeting<K> {
 /// Keys staged before their lookups.
 const STAGE: usize = 1024;
 
+/// Looks up in `table` the keys `each` stages for every item of `items` (each staged with a
+/// tag, such as the item's index, which `each` is given), in parallel chunks of items and a
+/// batch at a time ([`Placed::find_all`]). `hit` gets its chunk's state, the slot found and
+/// the tag, in the items' order; the states come back in the chunks' order.
+fn look_up_all<K: CountKey, S: Default + Send>(
+    table: &Placed<K>,
+    items: &[K],
+    deadline: Stop<'_>,
+    each: impl Fn(K, u32, &mut Vec<(K, u32)>) + Sync,
+    hit: impl Fn(&mut S, usize, u32) + Sync,
+) -> Result<Vec<S>, CountError> {
+    let chunk = (items.len() / (rayon::current_num_threads() * 8)).max(1024);
+    items
+        .par_chunks(chunk)
+        .enumerate()
+        .map(|(c, ks)| {
+            let mut state = S::default();
+            let mut stage: Vec<(K, u32)> = Vec::with_capacity(STAGE + 256);
+            for (i, &k) in ks.iter().enumerate() {
+                if i % 4096 == 4095 && deadline.passed() {
+                    return Err(CountError::Timeout);
+                }
+                each(k, (c * chunk + i) as u32, &mut stage);
+                if stage.len() >= STAGE {
+                    table.find_all(&mut stage, |slot, tag| hit(&mut state, slot, tag));
+                }
+            }
+            table.find_all(&mut stage, |slot, tag| hit(&mut state, slot, tag));
+            Ok(state)
+        })
+        .collect()
+}
+
 /// The keys of `level` (positions with `pegs - 1` pegs, in [`rank`] order) that are parents
 /// of some of `winners` (positions with `pegs` pegs), in [`rank`] order: each winner's
 /// parents looked up in the level.
@@ -423,23 +438,13 @@ fn parents_in<K: CountKey>(
     }
     let table = Placed::new(level);
     let marks = lookup::marks(table.slots());
-    let chunk = (winners.len() / (rayon::current_num_threads() * 8)).max(1024);
-    winners
-        .par_chunks(chunk)
-        .try_for_each(|ws| -> Result<(), CountError> {
-            let mut stage: Vec<(K, u32)> = Vec::with_capacity(STAGE + 256);
-            for (i, &w) in ws.iter().enumerate() {
-                if i % 4096 == 4095 && deadline.passed() {
-                    return Err(CountError::Timeout);
-                }
-                space.for_each_parent(space.unfold(w, pegs), |p| stage.push((p, 0)));
-                if stage.len() >= STAGE {
-                    table.find_all(&mut stage, |slot, _| lookup::mark(&marks, slot));
-                }
-            }
-            table.find_all(&mut stage, |slot, _| lookup::mark(&marks, slot));
-            Ok(())
-        })?;
+    look_up_all(
+        &table,
+        winners,
+        deadline,
+        |w, _, stage| space.for_each_parent(space.unfold(w, pegs), |p| stage.push((p, 0))),
+        |(): &mut (), slot, _| lookup::mark(&marks, slot),
+    )?;
     Ok(table.marked(&marks))
 }
 

@@ -28,8 +28,8 @@
 //! The parts: `forward` (the level-by-level pass and its spilling), `winners` (the backward
 //! pass and the meeting of mirror levels), `meeting` (solutions and winners from both ends,
 //! for one finish), `packed` (the bucketed child tables a level is summed in), `lookup` (a
-//! stored level laid out for lookups), `cut` (pagoda cuts); the key space itself is `crate::space`, which `fewest`
-//! shares.
+//! stored level laid out for lookups), `cut` (pagoda cuts); the key space itself is
+//! `crate::space`, which `fewest` shares.
 
 #[cfg(feature = "cluster")]
 mod cluster;
@@ -442,8 +442,8 @@ impl Solutions {
 /// Solutions and winning positions by meeting in the middle: path counts forward from the
 /// start and, in the dual game, forward from the finish's complement, to either side of the
 /// middle jump, whose children are looked up on the other side and their counts multiplied
-/// and summed (the identity is in `count::meeting`); far fewer positions than the whole game. `Ok(None)` when the finish is not one position (then
-/// [`count`] answers it).
+/// and summed (the identity is in `count::meeting`); far fewer positions than the whole game.
+/// `Ok(None)` when the finish is not one position (then [`count`] answers it).
 ///
 /// ```
 /// use pegsol::{count::count_solutions, Board, Problem};
