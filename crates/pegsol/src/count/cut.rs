@@ -1,9 +1,10 @@
 //! Pagoda cuts for the count: positions that can no longer reach any finish.
 
+use crate::bitset::Bits;
 use crate::key::CountKey;
 use crate::layout::Layout;
 use crate::pagoda::Pagoda;
-use crate::problem::Problem;
+use crate::problem::{Finish, Problem};
 
 /// Most pagoda functions a [`Cut`] evaluates per child.
 pub(super) const MAX_CUTS: usize = 4;
@@ -34,7 +35,6 @@ impl<K: CountKey> Cut<K> {
                     .filter_map(|&t| Pagoda::fit(board, problem.start(), t)),
             );
         }
-        let floor_of = |f: &Pagoda| targets.iter().map(|&t| f.total(t)).min().unwrap_or(0);
         let mut ranked: Vec<(f64, Pagoda)> = functions
             .into_iter()
             .filter(|f| f.can_cut(targets))
@@ -42,12 +42,48 @@ impl<K: CountKey> Cut<K> {
             .collect();
         ranked.sort_by(|a, b| a.0.total_cmp(&b.0));
         ranked.truncate(MAX_CUTS);
+        Cut::of(ranked.into_iter().map(|(_, f)| f), targets, layout)
+    }
+
+    /// The [`Pagoda::pruning`] function of the one finish of `problem` alone: one function,
+    /// eight lookups per key, fitted to cut the middle levels of a meeting. `None` where the
+    /// finish is not one position, or the function cuts nothing.
+    pub(crate) fn pruning(problem: &Problem, layout: &Layout<K>) -> Option<Cut<K>> {
+        let targets: &[crate::Pegs] = &problem.targets();
+        let [finish] = targets[..] else {
+            return None;
+        };
+        let f = Pagoda::pruning(problem.board(), finish).filter(|f| f.can_cut(targets))?;
+        Some(Cut::of([f], targets, layout))
+    }
+
+    /// [`Cut::pruning`] for the dual game of `problem`, whose finish is the one position
+    /// `finish`: the game from the finish's complement to the start's.
+    pub(crate) fn dual_pruning(
+        problem: &Problem,
+        finish: Bits<K>,
+        layout: &Layout<K>,
+    ) -> Option<Cut<K>> {
+        let board = problem.shared_board().clone();
+        let holes = board.holes::<K>();
+        let start = holes.xor(finish).resize();
+        let end = Finish::holes(holes.xor(problem.start::<K>()));
+        Cut::pruning(&Problem::new(board, start, end).ok()?, layout)
+    }
+
+    /// The cut by `functions`, each below its least total over `targets`.
+    fn of(
+        functions: impl IntoIterator<Item = Pagoda>,
+        targets: &[crate::Pegs],
+        layout: &Layout<K>,
+    ) -> Cut<K> {
+        let floor_of = |f: &Pagoda| targets.iter().map(|&t| f.total(t)).min().unwrap_or(0);
         let mut cut = Cut {
             tables: Vec::new(),
             floors: Vec::new(),
             key: std::marker::PhantomData,
         };
-        for (_, f) in ranked {
+        for f in functions {
             for word in 0..K::WORDS {
                 let mut table = [[0i64; 256]; 8];
                 for (byte, row) in table.iter_mut().enumerate() {

@@ -35,6 +35,7 @@
 use rayon::prelude::*;
 
 use crate::bitset::Bits;
+use crate::count::cut::Cut;
 use crate::count::lookup::{self, Placed};
 use crate::count::packed::{rank, Child, Spread};
 use crate::count::step::{expand, Step};
@@ -172,6 +173,11 @@ impl<K: CountKey> Meeting<K> {
         // Path counts are read at the bridge only: forward level `a` and dual level `b`.
         let b = total.saturating_sub(a + 1);
         let (at_a, at_b, at_both) = ([a], [b], [a, b]);
+        // Positions that cannot reach the finish are cut from the forward levels, and those
+        // that cannot reach the dual finish (the start's complement) from the dual ones:
+        // every position on a path to a winning one is winning, so no count read at the
+        // bridge changes.
+        let cut = Cut::pruning(problem, &space.layout);
         let (forward, forward_counts) = levels_counted(
             &space,
             start,
@@ -180,11 +186,13 @@ impl<K: CountKey> Meeting<K> {
             side,
             deadline,
             counted.then_some(if self_dual { &at_both[..] } else { &at_a[..] }),
+            cut.as_ref(),
         )
         .map_err(whole)?;
         let dual = if self_dual || total == 0 {
             None
         } else {
+            let dual_cut = Cut::dual_pruning(problem, finish, &space.layout);
             Some(
                 levels_counted(
                     &space,
@@ -194,6 +202,7 @@ impl<K: CountKey> Meeting<K> {
                     side,
                     deadline,
                     counted.then_some(&at_b[..]),
+                    dual_cut.as_ref(),
                 )
                 .map_err(whole)?,
             )
@@ -452,7 +461,10 @@ fn parents_in<K: CountKey>(
 /// `pegs` pegs), each in [`rank`] order, with the path counts of the levels `counted` names
 /// (empty for the others, and for all where it is `None`: then ones in their place keep the
 /// children narrow). A count `T(R)` is the number of jump sequences from the start to any
-/// position of the orbit `R`.
+/// position of the orbit `R`. Where `cut` is given, the positions it drops are left out of
+/// every level after the start, their paths with them: a position `cut` keeps whenever it
+/// can reach a finish keeps its exact count, as every path to it runs through such positions.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn levels_counted<K: CountKey>(
     space: &Space<K>,
     start: K,
@@ -461,6 +473,7 @@ pub(super) fn levels_counted<K: CountKey>(
     max_memory: usize,
     deadline: Stop<'_>,
     counted: Option<&[usize]>,
+    cut: Option<&Cut<K>>,
 ) -> Result<(Vec<Vec<K>>, PathCounts), CountError> {
     let mut out = vec![vec![start]];
     let mut counts = vec![1u128];
@@ -495,9 +508,13 @@ pub(super) fn levels_counted<K: CountKey>(
             duplication,
             stop: deadline,
         };
-        let next = expand(keys, &counts, step, Spread)?;
+        let mut next = expand(keys, &counts, step, Spread)?;
         branching = next.children as f64 / keys.len().max(1) as f64;
         duplication = (next.children as f64 / next.keys.len().max(1) as f64).max(1.0);
+        if let Some(cut) = cut {
+            // Once per distinct child, not per child: most children are duplicates.
+            (next.keys, next.counts) = cut_level(space, cut, level - 1, next.keys, next.counts);
+        }
         used += next.keys.len() * key_size;
         let done = if counted.is_some() {
             std::mem::replace(&mut counts, next.counts)
@@ -524,4 +541,31 @@ pub(super) fn levels_counted<K: CountKey>(
     }
     kept.push(if keep(kept.len()) { counts } else { Vec::new() });
     Ok((out, kept))
+}
+
+/// The keys of a level (of positions with `pegs` pegs) that `cut` keeps, with their counts,
+/// in their order.
+fn cut_level<K: CountKey>(
+    space: &Space<K>,
+    cut: &Cut<K>,
+    pegs: u32,
+    keys: Vec<K>,
+    counts: Vec<u128>,
+) -> (Vec<K>, Vec<u128>) {
+    let keeps: Vec<bool> = keys
+        .par_iter()
+        .map(|&k| cut.keeps(space.unfold(k, pegs)))
+        .collect();
+    if keeps.iter().all(|&k| k) {
+        return (keys, counts);
+    }
+    fn kept<T: Copy>(v: &[T], keeps: &[bool]) -> Vec<T> {
+        v.iter().zip(keeps).filter(|p| *p.1).map(|p| *p.0).collect()
+    }
+    let counts = if counts.len() == keys.len() {
+        kept(&counts, &keeps)
+    } else {
+        counts
+    };
+    (kept(&keys, &keeps), counts)
 }

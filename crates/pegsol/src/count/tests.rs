@@ -1,5 +1,6 @@
 use super::*;
 use crate::board::Board;
+use crate::count::cut::Cut;
 use crate::count::meeting::{levels_counted, winners_meeting};
 use crate::count::packed::{rank, Spread};
 use crate::count::step::{expand, Kept, Step};
@@ -80,6 +81,89 @@ fn winners_from_both_ends_match_the_full_count() {
     assert!(winners_meeting(&any, &group_of::<u64>(&any), usize::MAX, Stop::default()).is_none());
 }
 
+/// The meeting's pagoda cut (`Cut::pruning`, the dual game's by `Cut::dual_pruning`) keeps
+/// every winning position of every level, forward and dual, with its exact path count, and
+/// drops positions on some of these games (else the test would prove nothing): checked
+/// against the uncut levels and the full count's winners.
+#[test]
+fn the_meetings_cut_keeps_every_winner_and_its_paths() {
+    let mut dropped = 0;
+    for (name, empty, finish) in [
+        ("rect:5x5", "c3", "c3"),
+        ("rect:5x5", "c1", "c5"),
+        ("triangle6", "c3", "c3"),
+        ("rect:4x6", "b2", "b2"),
+        ("rect:4x5", "b2", "c2"),
+    ] {
+        let b = Board::builtin(name).unwrap();
+        let p = problem(&b, empty, Some(finish));
+        let (start, target) = (p.start::<u64>(), b.hole_set::<u64>(finish).unwrap());
+        let canon = group_of(&p);
+        let space = Space::<u64>::new(&p, true);
+        let holes = b.holes::<u64>();
+        // The game and its dual: a winner of the dual game is the complement of a winner of
+        // the game, as many jumps from the other end.
+        let dual = Problem::new(
+            &b,
+            holes.minus(target).resize(),
+            Finish::holes(holes.minus(start)),
+        )
+        .unwrap();
+        let cuts = [
+            Cut::pruning(&p, &space.layout),
+            Cut::dual_pruning(&p, target, &space.layout),
+        ];
+        for (game, cut) in [&p, &dual].into_iter().zip(&cuts) {
+            let pegs = game.start::<u64>().count();
+            let jumps = (pegs - game.targets::<u64>()[0].count()) as usize;
+            let levels = |cut: Option<&Cut<u64>>| {
+                levels_counted(
+                    &space,
+                    space.key(game.start()),
+                    pegs,
+                    jumps,
+                    usize::MAX,
+                    Stop::default(),
+                    Some(&(0..=jumps).collect::<Vec<_>>()),
+                    cut,
+                )
+                .unwrap()
+            };
+            let (plain, plain_counts) = levels(None);
+            let (kept, kept_counts) = levels(cut.as_ref());
+            let (_, winners) = analyse_in_memory(game, &canon, &Space::new(game, true));
+            for d in 0..=jumps {
+                let pegs = pegs - d as u32;
+                // The count stops where no jump is left.
+                let winners = winners.get(d).map_or(&[][..], |w| &w[..]);
+                let counted: std::collections::HashMap<u64, u128> = plain[d]
+                    .iter()
+                    .copied()
+                    .zip(plain_counts[d].iter().copied())
+                    .collect();
+                for (k, c) in kept[d].iter().zip(&kept_counts[d]) {
+                    // Only positions of the uncut level, and the winners with their counts.
+                    let all = counted[k];
+                    assert!(*c <= all, "{name} {empty} -> {finish} level {d}");
+                    let board = space.to_board(&[*k], pegs, &canon)[0];
+                    if winners.binary_search(&board).is_ok() {
+                        assert_eq!(*c, all, "{name} {empty} -> {finish} level {d}");
+                    }
+                }
+                let kept_boards = space.to_board(&kept[d], pegs, &canon);
+                for w in winners {
+                    assert!(
+                        kept_boards.binary_search(w).is_ok(),
+                        "{name} {empty} -> {finish}"
+                    );
+                }
+                dropped += plain[d].len() - kept[d].len();
+            }
+        }
+    }
+    assert!(dropped > 100, "{dropped}");
+}
+
 #[test]
 fn self_dual_winners_match_the_backward_pass() {
     let mut solvable = 0;
@@ -115,6 +199,7 @@ fn self_dual_winners_match_the_backward_pass() {
                 jumps,
                 usize::MAX,
                 Stop::default(),
+                None,
                 None,
             )
             .unwrap();
