@@ -22,8 +22,9 @@ pub(crate) struct Cut<K> {
 impl<K: CountKey> Cut<K> {
     /// The stock functions of the board plus one fitted by LP to each finish (up to eight),
     /// keeping the few with the least slack (start total over finish total): each costs
-    /// eight lookups per child, and those are the ones that cut early. Its tables read keys
-    /// of the board's [`Layout`], as a count keeps them.
+    /// eight lookups per child, and those are the ones that cut early; where the finish is
+    /// one position, its [`Pagoda::pruning`] function first. Its tables read keys of the
+    /// board's [`Layout`], as a count keeps them.
     pub(crate) fn new(problem: &Problem, layout: &Layout<K>) -> Cut<K> {
         let board = problem.board();
         let targets: &[crate::Pegs] = &problem.targets();
@@ -41,8 +42,19 @@ impl<K: CountKey> Cut<K> {
             .map(|f| (f.room(problem.start(), targets), f))
             .collect();
         ranked.sort_by(|a, b| a.0.total_cmp(&b.0));
-        ranked.truncate(MAX_CUTS);
-        Cut::of(ranked.into_iter().map(|(_, f)| f), targets, layout)
+        // The function fitted to cut (one finish) first: least slack is not most cut.
+        let pruning = match targets {
+            [finish] => Pagoda::pruning(board, *finish).filter(|f| f.can_cut(targets)),
+            _ => None,
+        };
+        ranked.truncate(MAX_CUTS - usize::from(pruning.is_some()));
+        Cut::of(
+            pruning
+                .into_iter()
+                .chain(ranked.into_iter().map(|(_, f)| f)),
+            targets,
+            layout,
+        )
     }
 
     /// The [`Pagoda::pruning`] function of the one finish of `problem` alone: one function,
