@@ -240,6 +240,24 @@ impl Pagoda {
     }
 }
 
+/// The first of the usual denominators, smallest first, whose scaling of `values` rounds to
+/// weights that `accept` takes (given the denominator and the weights).
+fn scaled(values: &[f64], accept: impl Fn(i64, Vec<i64>) -> Option<Pagoda>) -> Option<Pagoda> {
+    [
+        1i64, 2, 3, 4, 5, 6, 8, 10, 12, 16, 20, 24, 30, 36, 48, 60, 120, 240, 360, 720, 2520, 5040,
+    ]
+    .into_iter()
+    .find_map(|den| {
+        accept(
+            den,
+            values
+                .iter()
+                .map(|&x| (x * den as f64).round() as i64)
+                .collect(),
+        )
+    })
+}
+
 /// The closest fraction `p/q` to `x >= 0` with `q <= max_den`, by continued fractions.
 fn rational(x: f64, max_den: i64) -> (i64, i64) {
     let (mut h0, mut h1, mut k0, mut k1) = (0i64, 1i64, 1i64, 0i64);
@@ -299,16 +317,9 @@ impl Pagoda {
         };
         let values: Vec<f64> = vars.iter().map(|&v| solution.var_value(v)).collect();
         // A vertex of the program is rational: the first denominator that scales it to
-        // integers exactly gives its weights.
-        [
-            1i64, 2, 3, 4, 5, 6, 8, 10, 12, 16, 20, 24, 30, 36, 48, 60, 120, 240, 360, 720,
-        ]
-        .into_iter()
-        .find_map(|den| {
-            let weights: Vec<i64> = values
-                .iter()
-                .map(|&x| (x * den as f64).round() as i64)
-                .collect();
+        // integers exactly gives its weights (a rounding that merely passes is another
+        // function, not the optimum).
+        scaled(&values, |den, weights| {
             let exact = weights
                 .iter()
                 .zip(&values)
@@ -479,19 +490,7 @@ pub(crate) fn refuting_weights(
     // itself. Try the usual ones, smallest first (they give the plainest weights), then
     // each weight's own fraction by continued fractions over their least common multiple
     // (vertices with denominators such as 902 occur on irregular boards).
-    [
-        1i64, 2, 3, 4, 5, 6, 8, 10, 12, 16, 20, 24, 30, 36, 48, 60, 120, 240, 360, 720, 2520, 5040,
-    ]
-    .into_iter()
-    .find_map(|den| {
-        accept(
-            values
-                .iter()
-                .map(|&x| (x * den as f64).round() as i64)
-                .collect(),
-        )
-    })
-    .or_else(|| {
+    scaled(&values, |_, w| accept(w)).or_else(|| {
         let fractions: Vec<(i64, i64)> = values
             .iter()
             .map(|&x| {

@@ -9,6 +9,21 @@
 
 use crate::bitset::{Bits, Word};
 
+/// Hints the cache to load the line at `p` (any address: nothing is read), so that a batch
+/// of lookups overlaps its cache misses instead of waiting on each in turn.
+#[inline(always)]
+pub(crate) fn prefetch<T>(p: *const T) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        // SAFETY: a prefetch only hints the cache: it never faults and reads nothing into
+        // the program, whatever the address.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(p.cast()) }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
+}
+
 /// The multiplier that spreads keys over the slots (Fibonacci hashing): the one mix every
 /// hashed table here uses.
 pub(crate) const SPREAD: u64 = 0x9E37_79B9_7F4A_7C15;
@@ -173,17 +188,7 @@ impl<V: Copy + Default, K: Key> KeyMap<V, K> {
     /// key is fetched: most lookups of a search miss, and [`KeyMap::contains`] reads no value.
     #[inline]
     pub(crate) fn prefetch(&self, key: K) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let i = self.home(key);
-            // SAFETY: `home` is below the slots' length, so the pointer stays inside the
-            // array; a prefetch only hints the cache and never faults or reads into the
-            // program.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(self.keys.as_ptr().add(i).cast()) }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        prefetch(self.keys.as_ptr().wrapping_add(self.home(key)));
     }
 
     /// The value of `key`, if stored.

@@ -6,6 +6,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use crate::count::packed::rank;
 use crate::key::CountKey;
 use crate::spill::Value;
+use crate::table::prefetch;
 
 /// How far ahead of its lookup a key's filter word or slot is prefetched.
 const AHEAD: usize = 16;
@@ -195,20 +196,6 @@ impl<K: CountKey> Placed<K> {
                 .wrapping_add((rank(key).head() >> self.shift) as usize),
         );
     }
-}
-
-/// Hints the cache to load the line at `p` (any address: nothing is read).
-#[inline(always)]
-pub(super) fn prefetch<T>(p: *const T) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        // SAFETY: a prefetch only hints the cache: it never faults and reads nothing into
-        // the program, whatever the address.
-        unsafe { _mm_prefetch::<_MM_HINT_T0>(p.cast()) }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = p;
 }
 
 #[cfg(test)]

@@ -46,6 +46,7 @@ use crate::problem::Problem;
 use crate::space::Space;
 use crate::stop::Stop;
 use crate::symmetry::Canonicalizer;
+use crate::table::prefetch;
 
 /// The winning representatives of every level, by search from both ends, for a finish that
 /// is one position (see the module docs), as board positions canonical under `canon` (from
@@ -291,7 +292,7 @@ impl<K: CountKey> Meeting<K> {
             let t = match counts {
                 Some(c) => {
                     if let Some(&ahead) = found.get(i + 16) {
-                        lookup::prefetch(c.as_ptr().wrapping_add(ahead as u32 as usize));
+                        prefetch(c.as_ptr().wrapping_add(ahead as u32 as usize));
                     }
                     c[parent(i)]
                 }
