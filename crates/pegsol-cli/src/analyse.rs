@@ -198,6 +198,9 @@ pub(crate) fn plain_reason(reason: pegsol::Reason) -> &'static str {
             "too few pegs are left in the places the finish needs (a pagoda count)"
         }
         pegsol::Reason::Exhausted => "every way on was tried and none reaches the finish",
+        pegsol::Reason::Counted => {
+            "every position reachable from here was counted and none reaches the finish"
+        }
     }
 }
 

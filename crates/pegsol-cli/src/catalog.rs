@@ -8,7 +8,7 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use pegsol::answer::CatalogAnswer;
-use pegsol::catalog::{catalog, Catalog, Finishes};
+use pegsol::catalog::{catalog_with, Catalog, Finishes};
 use pegsol::{notation, Board, Hole, Limits, Outcome, Reason};
 
 use crate::common::{exit_code, load_any_board, print_json};
@@ -18,6 +18,8 @@ pub(crate) struct Request<'a> {
     pub board: &'a str,
     pub finishes: Finishes,
     pub limits: Limits,
+    /// The exhaustive count of what search and proof leave undecided; `None` skips it.
+    pub count: Option<pegsol::count::CountOptions>,
     pub json: bool,
     pub svg: Option<&'a Path>,
 }
@@ -34,12 +36,18 @@ pub(crate) fn run(r: &Request) -> Result<u8> {
         bar.enable_steady_tick(Duration::from_millis(200));
         bar
     });
-    let result = catalog(&board, r.finishes, &r.limits, &|done, total| {
-        if let Some(bar) = &bar {
-            bar.set_length(total as u64);
-            bar.set_position(done as u64);
-        }
-    });
+    let result = catalog_with(
+        &board,
+        r.finishes,
+        &r.limits,
+        r.count.as_ref(),
+        &|done, total| {
+            if let Some(bar) = &bar {
+                bar.set_length(total as u64);
+                bar.set_position(done as u64);
+            }
+        },
+    );
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
@@ -88,7 +96,7 @@ fn print_text(board: &Board, r: &Request, c: &Catalog, answer: &CatalogAnswer) {
     );
     let by = answer.proofs;
     println!(
-        "{} vacancy classes, {} problems up to symmetry, {} pairs: {} solvable, {} impossible ({} by position class, {} by a pagoda function, {} by a search certificate, {} by exhausted search), {} undecided",
+        "{} vacancy classes, {} problems up to symmetry, {} pairs: {} solvable, {} impossible ({} by position class, {} by a pagoda function, {} by a search certificate, {} by exhausted search, {} by exhaustive count, {} by the dual problem), {} undecided",
         c.vacancies.len(),
         c.entries.len(),
         s.pairs,
@@ -98,6 +106,8 @@ fn print_text(board: &Board, r: &Request, c: &Catalog, answer: &CatalogAnswer) {
         by.pagoda,
         by.search,
         by.exhausted,
+        by.count,
+        by.dual,
         s.undecided
     );
     println!(
@@ -123,10 +133,18 @@ fn print_text(board: &Board, r: &Request, c: &Catalog, answer: &CatalogAnswer) {
             let finish = e.finish.map_or("any".to_string(), |f| board.label(f));
             let detail = match &e.outcome {
                 Outcome::Solved { jumps, finish } => format!(
-                    "{} jumps, {} moves, ends on {}",
+                    "{} jumps, {} moves, ends on {}{}",
                     jumps.len(),
                     notation::move_texts(board, jumps).len(),
                     notation::set_text(board, *finish),
+                    match e.dual {
+                        Some((v, f)) => format!(
+                            " (its dual {} -> {} reversed)",
+                            board.label(v),
+                            board.label(f)
+                        ),
+                        None => String::new(),
+                    }
                 ),
                 Outcome::Impossible(_) => view.reason.clone().unwrap_or_default(),
                 Outcome::Undecided(b) => format!("within the {b} budget"),

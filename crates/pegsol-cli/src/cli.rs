@@ -76,9 +76,18 @@ pub(crate) enum Command {
         /// Time budget in seconds per problem.
         #[arg(long, default_value_t = 10.0)]
         timeout: f64,
-        /// Memory budget for each problem's search tables, in MB.
+        /// Memory budget for each problem's search tables, and for its exhaustive count, in MB.
         #[arg(long, default_value_t = 4096, value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
         max_memory: u64,
+        /// Time budget in seconds for the exhaustive count of each problem that search and
+        /// proof leave undecided (the meeting in the middle, or with --spill the whole count on
+        /// disk), on top of --timeout; 0 skips the count. Default: as --timeout.
+        #[arg(long, value_name = "SECONDS")]
+        count_timeout: Option<f64>,
+        /// Let the exhaustive count spill to this directory when its levels do not fit
+        /// --max-memory (the files are removed at the end).
+        #[arg(long, value_name = "DIR")]
+        spill: Option<std::path::PathBuf>,
         /// Also draw the catalog as an SVG grid of boards, one per vacancy class.
         #[arg(long, value_name = "FILE")]
         svg: Option<std::path::PathBuf>,
@@ -269,6 +278,26 @@ pub(crate) fn limits(max_memory_mb: u64, timeout: Option<f64>) -> Result<Limits>
         timeout: timeout_of(timeout)?,
         ..Limits::default()
     })
+}
+
+/// The exhaustive count a catalog falls back on: `None` for a zero `--count-timeout`.
+pub(crate) fn count_fallback(
+    max_memory_mb: u64,
+    seconds: f64,
+    spill: Option<std::path::PathBuf>,
+) -> Result<Option<pegsol::count::CountOptions>> {
+    if seconds == 0.0 {
+        return Ok(None);
+    }
+    if !(seconds.is_finite() && seconds > 0.0) {
+        bail!("--count-timeout must be a positive number of seconds, or 0 to skip the count; got {seconds}");
+    }
+    Ok(Some(pegsol::count::CountOptions {
+        max_memory: (max_memory_mb as usize).saturating_mul(1 << 20),
+        timeout: Some(Duration::from_secs_f64(seconds.min(1e9))),
+        spill,
+        ..pegsol::count::CountOptions::default()
+    }))
 }
 
 impl From<CatalogFinish> for pegsol::catalog::Finishes {

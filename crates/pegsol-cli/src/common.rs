@@ -336,6 +336,7 @@ pub(crate) fn explain(problem: &Problem, reason: pegsol::Reason) -> String {
         ),
         pegsol::Reason::Pagoda => "pagoda function: a weighting whose total never rises is lower on the start than on the finish".to_string(),
         pegsol::Reason::Exhausted => "exhausted search: every line of play was tried".to_string(),
+        pegsol::Reason::Counted => "exhaustive count: every position reachable from the start was counted, and no path reaches the finish".to_string(),
     }
 }
 

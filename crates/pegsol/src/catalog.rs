@@ -8,13 +8,22 @@
 //! Pairs in different position classes are impossible without a search. The others get a
 //! signed pagoda function if one refutes them, else go to [`crate::solve`] (the portfolio)
 //! under the given limits; what it cannot solve goes to [`crate::check::prove`] for a search
-//! certificate, so that every impossible answer carries a proof.
+//! certificate, so that every impossible answer carries a proof. What neither decides is
+//! counted exhaustively ([`count_solutions_with`]: the meeting in the middle, or the whole
+//! count on disk where a spill directory is given): no solution is an impossible answer whose
+//! reason is that count ([`Reason::Counted`]; no certificate is left to check), and a
+//! solvable one gets a line through its winning set ([`WinningSet::line`]), replayed.
+
+use std::time::Instant;
 
 use crate::bitset::{Hole, Pegs};
 use crate::board::Board;
 use crate::check::{decide, Certificate, Decision};
-use crate::error::Result;
+use crate::count::{count_solutions_with, count_with, CountError, CountOptions};
+use crate::error::{Error, Result};
+use crate::fewest::WinningSet;
 use crate::problem::{Finish, Limits, Outcome, Problem, Reason, Stats};
+use crate::search::verified;
 
 /// Which finishes a catalog takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,6 +51,9 @@ pub struct Entry {
     pub certificate: Option<Certificate>,
     /// The search effort.
     pub stats: Stats,
+    /// The representative pair `(vacancy, finish)` of the dual problem this one was decided
+    /// from (its solution reversed, or its impossibility), where it was.
+    pub dual: Option<(Hole, Hole)>,
 }
 
 /// A class of vacancies under the board's symmetries.
@@ -167,8 +179,10 @@ pub fn problems(board: &Board, finishes: Finishes) -> (Vec<Vacancy>, Vec<Pair>) 
     (vacancies, list)
 }
 
-/// The catalog of `board`, each problem under `limits`; `progress` is called after each
-/// problem with the number done and the number in all.
+/// The catalog of `board`, each problem under `limits`, and each that search and proof
+/// leave undecided counted exhaustively under the same memory budget for as long again
+/// ([`catalog_with`]); `progress` is called after each problem with the number done and the
+/// number in all.
 ///
 /// # Errors
 ///
@@ -179,28 +193,54 @@ pub fn catalog(
     limits: &Limits,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Catalog> {
+    let count = CountOptions {
+        max_memory: limits.max_memory,
+        timeout: limits.timeout,
+        cancel: limits.cancel.clone(),
+        ..CountOptions::default()
+    };
+    catalog_with(board, finishes, limits, Some(&count), progress)
+}
+
+/// [`catalog`] with the exhaustive count's budget given apart: `count` bounds the count of
+/// each problem that search and proof leave undecided (its `timeout` is its own, on top of
+/// the problem's; a `spill` directory lets the count go to disk), and `None` skips it.
+///
+/// # Errors
+///
+/// [`crate::Error::Internal`] if a solution found fails its replay (a bug);
+/// [`crate::Error::Io`] if the count's spill directory fails.
+pub fn catalog_with(
+    board: &std::sync::Arc<Board>,
+    finishes: Finishes,
+    limits: &Limits,
+    count: Option<&CountOptions>,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Result<Catalog> {
     let (vacancies, list) = problems(board, finishes);
-    let total = list.len();
     let classes = board.classes();
     let mut entries = Vec::with_capacity(list.len());
+    let mut problems = Vec::with_capacity(list.len());
+    // Search and proof first, for every pair: what they decide may settle a dual below.
     for (k, p) in list.into_iter().enumerate() {
         let (empty, finish) = (p.empty, p.finish);
         let start: Pegs = board.holes().without(empty);
         let goal = finish.map_or(Finish::AnyOne, |f| Finish::Holes(Pegs::single(f)));
+        let problem = Problem::new(board.clone(), start, goal).ok();
         let Decision {
             outcome,
             certificate,
             stats,
-        } = match (finish, Problem::new(board.clone(), start, goal)) {
+        } = match (finish, &problem) {
             // Different position classes: no search needed.
             (Some(f), _) if classes.class_of_hole(f) != classes.class_of(start) => Decision {
                 outcome: Outcome::Impossible(Reason::Class),
                 certificate: None,
                 stats: Stats::default(),
             },
-            (_, Ok(problem)) => decide(&problem, limits)?,
+            (_, Some(problem)) => decide(problem, limits)?,
             // A one-hole board: its start has no peg.
-            (_, Err(_)) => Decision {
+            (_, None) => Decision {
                 outcome: Outcome::Impossible(Reason::Class),
                 certificate: None,
                 stats: Stats::default(),
@@ -214,10 +254,163 @@ pub fn catalog(
             outcome,
             certificate,
             stats,
+            dual: None,
         });
-        progress(k + 1, total);
+        problems.push(problem);
+        progress(k + 1, entries.len());
+    }
+    // Then what is left: by its dual where that is decided, else by an exhaustive count.
+    let open: Vec<usize> = (0..entries.len())
+        .filter(|&i| matches!(entries[i].outcome, Outcome::Undecided(_)))
+        .collect();
+    let total = entries.len() + open.len();
+    for (k, &i) in open.iter().enumerate() {
+        if matches!(entries[i].outcome, Outcome::Undecided(_)) {
+            if let Some(decided) = by_dual(board, &entries, i)? {
+                entries[i] = decided;
+            } else if let (Some(options), Some(problem)) = (count, &problems[i]) {
+                if let Some(d) = decide_by_count(problem, options)? {
+                    let e = &mut entries[i];
+                    (e.outcome, e.certificate, e.stats) = (d.outcome, d.certificate, d.stats);
+                }
+            }
+        }
+        progress(entries.len() + k + 1, total);
     }
     Ok(Catalog { vacancies, entries })
+}
+
+/// Entry `i` decided from its dual problem, where that one is decided: the problem from
+/// vacancy `f` to one peg on `v` is the dual of the one from vacancy `v` to one peg on `f`
+/// (a position's complement played backwards: a jump taking `P` to `Q` also takes the
+/// complement of `Q` to that of `P`), so a solution of either, its jumps in reverse order,
+/// solves the other, and either is impossible exactly when the other is. The dual's
+/// representative entry is reached by a symmetry `g` taking it onto `(f, v)`; a line is
+/// mapped by `g`, reversed and replayed. `None` where the entry is not one finish hole, is
+/// its own dual, or its dual is undecided too.
+fn by_dual(board: &std::sync::Arc<Board>, entries: &[Entry], i: usize) -> Result<Option<Entry>> {
+    let e = &entries[i];
+    let Some(f) = e.finish else {
+        return Ok(None);
+    };
+    let sym = board.symmetries();
+    // The representative (r, s) and the symmetry taking it onto the dual (f, e.empty).
+    let found = entries.iter().enumerate().find_map(|(j, d)| {
+        let s = d.finish?;
+        (0..sym.len())
+            .find(|&g| sym.map_hole(g, d.empty) == f && sym.map_hole(g, s) == e.empty)
+            .map(|g| (j, g))
+    });
+    let Some((j, g)) = found else {
+        return Err(Error::Internal("a catalog pair without its dual"));
+    };
+    let d = &entries[j];
+    if j == i {
+        return Ok(None);
+    }
+    let outcome = match &d.outcome {
+        Outcome::Undecided(_) => return Ok(None),
+        Outcome::Impossible(reason) => Outcome::Impossible(*reason),
+        Outcome::Solved { jumps, .. } => {
+            let mut line = Vec::with_capacity(jumps.len());
+            for j in jumps.iter().rev() {
+                let (from, to) = (sym.map_hole(g, j.from()), sym.map_hole(g, j.to()));
+                line.push(
+                    board
+                        .jump_between(from, to)
+                        .ok_or(Error::Internal("a symmetry that maps a jump off the board"))?,
+                );
+            }
+            let problem = Problem::new(
+                board.clone(),
+                board.holes().without(e.empty),
+                Finish::Holes(Pegs::single(f)),
+            )?;
+            verified::<[u64; 4]>(&problem, &problem.targets(), line)?
+        }
+    };
+    Ok(Some(Entry {
+        outcome,
+        certificate: None,
+        stats: Stats::default(),
+        dual: Some((d.empty, d.finish.unwrap_or(f))),
+        ..e.clone()
+    }))
+}
+
+/// Decides `problem` by counting what can be won within `options`, as a catalog does where
+/// search and proof leave a problem undecided: no solution makes it impossible
+/// ([`Reason::Counted`]); solutions make it solved by a line through the winning set,
+/// replayed. `None` when the count, or the winning set a line is read from, does not fit
+/// the budget. The count is [`count_solutions_with`] for one finish position, else the whole
+/// count cut by pagoda functions ([`count_with`]); neither drops a winning position.
+///
+/// ```
+/// use pegsol::{catalog::decide_by_count, count::CountOptions, Board, Finish, Outcome, Problem, Reason};
+/// let b = Board::builtin("triangle5").unwrap();
+/// let start = b.holes().without(b.hole("a1").unwrap());
+/// let at = |h| Finish::Holes(b.hole(h).unwrap().bit());
+/// let options = CountOptions::default();
+/// let solved = decide_by_count(&Problem::new(&b, start, at("a1")).unwrap(), &options).unwrap();
+/// assert!(matches!(solved.unwrap().outcome, Outcome::Solved { .. }));
+/// let refuted = decide_by_count(&Problem::new(&b, start, at("b2")).unwrap(), &options).unwrap();
+/// assert_eq!(refuted.unwrap().outcome, Outcome::Impossible(Reason::Counted));
+/// ```
+///
+/// # Errors
+///
+/// [`Error::Internal`] when a line fails its replay (a bug), [`Error::CountOverflow`] or
+/// [`Error::Io`] as the count gives them.
+pub fn decide_by_count(problem: &Problem, options: &CountOptions) -> Result<Option<Decision>> {
+    let began = Instant::now();
+    let stats = |began: Instant| Stats {
+        millis: began.elapsed().as_millis() as u64,
+        ..Stats::default()
+    };
+    let solutions = match count_solutions_with(problem, options, &|_| {}) {
+        Ok(Some(s)) => Ok(s.solutions),
+        // More than one finish position (one peg anywhere): the whole count, cut.
+        Ok(None) => count_with(
+            problem,
+            &CountOptions {
+                pagoda: true,
+                ..options.clone()
+            },
+            &|_| {},
+        )
+        .map(|c| c.solutions),
+        Err(e) => Err(e),
+    };
+    let solutions = match solutions {
+        Ok(s) => s,
+        Err(CountError::Memory { .. } | CountError::Timeout) => return Ok(None),
+        Err(CountError::Overflow) => return Err(Error::CountOverflow),
+        Err(CountError::Io(e) | CountError::Cluster(e)) => return Err(Error::Io(e)),
+        Err(CountError::Internal(what)) => return Err(Error::Internal(what)),
+    };
+    if solutions == 0 {
+        return Ok(Some(Decision {
+            outcome: Outcome::Impossible(Reason::Counted),
+            certificate: None,
+            stats: stats(began),
+        }));
+    }
+    let limits = Limits {
+        max_memory: options.max_memory,
+        timeout: options.timeout.map(|t| t.saturating_sub(began.elapsed())),
+        cancel: options.cancel.clone(),
+    };
+    let Some(set) = WinningSet::of(problem, &limits)? else {
+        return Ok(None);
+    };
+    let jumps = set.line().ok_or(Error::Internal(
+        "a count with solutions found no winning line",
+    ))?;
+    Ok(Some(Decision {
+        outcome: verified::<[u64; 4]>(problem, &problem.targets(), jumps)?,
+        certificate: None,
+        stats: stats(began),
+    }))
 }
 
 #[cfg(test)]
@@ -249,6 +442,53 @@ mod tests {
             let (_, any) = problems(&b, Finishes::Any);
             assert_eq!(any.iter().map(|p| p.equivalent).sum::<u64>(), n, "{name}");
         }
+    }
+
+    #[test]
+    fn a_pair_decided_by_its_dual_agrees_with_its_own_answer() {
+        // Every decided pair of whole catalogs, set undecided and decided again from its dual
+        // alone: the same status, and a line (mapped, reversed) that replays to the finish.
+        let (mut solved, mut impossible) = (0, 0);
+        for name in [
+            "triangle:5",
+            "triangle:6",
+            "hexagon:3",
+            "hexagon:4",
+            "english",
+        ] {
+            let b = std::sync::Arc::new(Board::builtin(name).unwrap());
+            let c =
+                catalog_with(&b, Finishes::Single, &Limits::default(), None, &|_, _| {}).unwrap();
+            for i in 0..c.entries.len() {
+                let mut entries = c.entries.clone();
+                let own = std::mem::replace(
+                    &mut entries[i].outcome,
+                    Outcome::Undecided(crate::problem::Budget::Time),
+                );
+                let Some(d) = by_dual(&b, &entries, i).unwrap() else {
+                    continue;
+                };
+                let e = &c.entries[i];
+                match (&own, &d.outcome) {
+                    (Outcome::Solved { .. }, Outcome::Solved { jumps, finish }) => {
+                        let end =
+                            crate::replay(&b, b.holes::<u64>().without(e.empty), jumps).unwrap();
+                        assert_eq!(end.resize(), *finish);
+                        assert_eq!(Some(*finish), e.finish.map(Pegs::single));
+                        solved += 1;
+                    }
+                    (Outcome::Impossible(r), Outcome::Impossible(_)) => {
+                        impossible += usize::from(*r != Reason::Class);
+                    }
+                    (own, dual) => {
+                        panic!("{name} {:?}: {own:?} but its dual gives {dual:?}", e.empty)
+                    }
+                }
+                assert!(d.dual.is_some() && d.certificate.is_none());
+            }
+        }
+        // Impossible past the class test: triangle:5's and hexagon:3's certificates.
+        assert!(solved >= 50 && impossible >= 8, "{solved} {impossible}");
     }
 
     #[test]

@@ -409,6 +409,11 @@ pub enum Reason {
     Pagoda,
     /// Every line of play was searched.
     Exhausted,
+    /// An exhaustive count of what can be won from the start found no solution: every
+    /// position reachable from the start (less those a pagoda function rules out, which
+    /// cannot reach the finish) was counted, and no path reaches the finish. No certificate
+    /// is left to check; the count's method is stated instead.
+    Counted,
 }
 
 impl fmt::Display for Reason {
@@ -417,6 +422,7 @@ impl fmt::Display for Reason {
             Reason::Class => "position class",
             Reason::Pagoda => "pagoda function",
             Reason::Exhausted => "exhausted search",
+            Reason::Counted => "exhaustive count",
         })
     }
 }

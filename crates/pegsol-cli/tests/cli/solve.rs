@@ -299,6 +299,67 @@ fn catalog_of_the_english_board() {
 }
 
 #[test]
+fn catalog_falls_back_on_the_exhaustive_count() {
+    // A search budget too short to decide the pairs that need a certificate on Hexagon(3):
+    // what search and proof leave undecided, the count settles, with the count as reason.
+    let o = pegsol(&[
+        "catalog",
+        "hexagon3",
+        "--timeout",
+        "0.001",
+        "--count-timeout",
+        "60",
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let v = json(&o);
+    assert_eq!(
+        v["summary"],
+        serde_json::json!({"pairs": 361, "solvable": 0, "impossible": 361, "undecided": 0})
+    );
+    let proofs = &v["proofs"];
+    let by = |k: &str| proofs[k].as_u64().unwrap();
+    assert_eq!(
+        by("class") + by("pagoda") + by("search") + by("exhausted") + by("count") + by("dual"),
+        361
+    );
+    // A pair whose dual was counted first is decided by that dual: the reason says which.
+    let problems = v["problems"].as_array().unwrap();
+    let by_dual: u64 = problems
+        .iter()
+        .filter(|p| p["reason"].as_str().unwrap_or("").starts_with("its dual, "))
+        .map(|p| p["equivalent"].as_u64().unwrap())
+        .sum();
+    assert_eq!(by_dual, by("dual"));
+    assert!(by("count") > 0 && by("dual") > 0, "{proofs}");
+    let counted: Vec<_> = problems
+        .iter()
+        .filter(|p| p["reason"] == "exhaustive count")
+        .collect();
+    let pairs: u64 = counted
+        .iter()
+        .map(|p| p["equivalent"].as_u64().unwrap())
+        .sum();
+    assert_eq!(pairs, by("count"));
+    assert!(counted.iter().all(|p| p["certificate"].is_null()));
+    // Without the count, the same budget leaves pairs undecided, unless the search was quick
+    // enough after all; a bad budget is refused.
+    let o = pegsol(&[
+        "catalog",
+        "hexagon3",
+        "--timeout",
+        "0.001",
+        "--count-timeout",
+        "0",
+        "--json",
+    ]);
+    assert_eq!(json(&o)["proofs"]["count"], 0);
+    let o = pegsol(&["catalog", "hexagon3", "--count-timeout", "inf"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--count-timeout"), "{}", stderr(&o));
+}
+
+#[test]
 fn the_wiegleb_central_game_is_solved() {
     let o = pegsol(&["solve", "wiegleb", "--json", "--timeout", "30"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));

@@ -39,6 +39,10 @@ pub struct EntryView {
 pub struct ProofCounts {
     /// Position classes.
     pub class: u64,
+    /// An exhaustive count of what can be won, which found no solution (no certificate).
+    pub count: u64,
+    /// The dual problem's impossibility (whatever its proof).
+    pub dual: u64,
     /// A search that left no certificate.
     pub exhausted: u64,
     /// A pagoda function.
@@ -90,14 +94,19 @@ pub struct CatalogAnswer {
     pub vacancies: Vec<VacancyView>,
 }
 
-/// The kind of proof of an impossible entry: its certificate's, or `exhausted` for a search
+/// The kind of proof of an impossible entry: its certificate's, `dual` where its dual
+/// problem's answer decided it, `count` for an exhaustive count, or `exhausted` for a search
 /// that left none.
 #[must_use]
 pub fn proof_kind(e: &Entry) -> &'static str {
+    if e.dual.is_some() {
+        return "dual";
+    }
     match (&e.certificate, &e.outcome) {
         (Some(c), _) => c.kind(),
         (None, Outcome::Impossible(Reason::Class)) => "class",
         (None, Outcome::Impossible(Reason::Pagoda)) => "pagoda",
+        (None, Outcome::Impossible(Reason::Counted)) => "count",
         _ => "exhausted",
     }
 }
@@ -110,8 +119,22 @@ fn status(o: &Outcome) -> &'static str {
     }
 }
 
-/// Why an entry is impossible or undecided: the certificate's reason where there is one.
-fn entry_reason(e: &Entry) -> Option<String> {
+/// Why an entry is impossible or undecided: the certificate's reason where there is one, and
+/// for one decided by its dual, the dual and its reason.
+fn entry_reason(board: &Board, c: &Catalog, e: &Entry) -> Option<String> {
+    if let (Some((v, f)), Outcome::Impossible(_)) = (e.dual, &e.outcome) {
+        let why = c
+            .entries
+            .iter()
+            .find(|d| d.empty == v && d.finish == Some(f) && d.dual.is_none())
+            .and_then(|d| entry_reason(board, c, d))
+            .unwrap_or_default();
+        return Some(format!(
+            "its dual, {} -> {} up to symmetry, is impossible: {why}",
+            board.label(v),
+            board.label(f)
+        ));
+    }
     match (&e.outcome, &e.certificate) {
         (Outcome::Solved { .. }, _) => None,
         (Outcome::Impossible(_), Some(c)) => Some(reason(c)),
@@ -147,7 +170,7 @@ impl CatalogAnswer {
                     .collect(),
                 millis: e.stats.millis,
                 moves: (!jumps.is_empty()).then(|| notation::move_texts(board, jumps).len()),
-                reason: entry_reason(e),
+                reason: entry_reason(board, c, e),
                 status: status(&e.outcome),
             });
         }
@@ -166,6 +189,8 @@ impl CatalogAnswer {
             problems,
             proofs: ProofCounts {
                 class: by("class"),
+                count: by("count"),
+                dual: by("dual"),
                 exhausted: by("exhausted"),
                 pagoda: by("pagoda"),
                 search: by("search"),

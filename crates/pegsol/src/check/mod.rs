@@ -396,7 +396,7 @@ pub struct Decision {
     pub outcome: Outcome,
     /// The certificate of an impossible answer. `None` on an impossible answer only when the
     /// solver exhausted the search but no certificate was made within what was left of the
-    /// budget.
+    /// budget, or when an exhaustive count decided it ([`Reason::Counted`], in a catalog).
     pub certificate: Option<Certificate>,
     /// The solver's effort.
     pub stats: Stats,

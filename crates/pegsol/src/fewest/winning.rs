@@ -266,6 +266,33 @@ impl WinningSet {
 }
 
 impl WinningSet {
+    /// A winning line from the problem's start: at every position the first legal jump (in
+    /// the board's jump order) whose child still wins, so that every position on it is in the
+    /// set. `None` when the start cannot win. The caller replays it: a set that held a
+    /// position it should not would show there, not in a printed line.
+    #[must_use]
+    pub fn line(&self) -> Option<Vec<Jump>> {
+        let mut position: Pegs = self.problem.start();
+        if !self.wins(position) {
+            return None;
+        }
+        let goal = self
+            .problem
+            .targets::<[u64; 4]>()
+            .first()
+            .map_or(1, |t| t.count());
+        let jumps = self.problem.board().jumps();
+        let mut line = Vec::with_capacity(position.count().saturating_sub(goal) as usize);
+        while position.count() > goal {
+            let &next = jumps
+                .iter()
+                .find(|j| j.is_legal(position) && self.wins(j.apply(position)))?;
+            position = next.apply(position);
+            line.push(next);
+        }
+        Some(line)
+    }
+
     /// What every winning line from `position` passes through: the winning positions
     /// reachable from it counted by jumps from it, and the levels where there is only one
     /// (see [`Forced`]). Exact for the positions reached from the problem's start, as

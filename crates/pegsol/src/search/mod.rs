@@ -330,7 +330,11 @@ fn solve_in<W: Word>(
 const FIRST_WIDTH: usize = 64;
 
 /// A found line, replayed by the independent checker before anyone sees it.
-fn verified<W: Word>(problem: &Problem, targets: &[Bits<W>], jumps: Vec<Jump>) -> Result<Outcome> {
+pub(crate) fn verified<W: Word>(
+    problem: &Problem,
+    targets: &[Bits<W>],
+    jumps: Vec<Jump>,
+) -> Result<Outcome> {
     match replay(problem.board(), problem.start::<W>(), &jumps) {
         Ok(end) if targets.contains(&end) => Ok(Outcome::Solved {
             jumps,

@@ -199,3 +199,55 @@ proptest! {
         }
     }
 }
+
+/// The catalog's last resort, the exhaustive count ([`pegsol::catalog::decide_by_count`]),
+/// against brute force on the same fixed sweep of random boards, starts and finishes (one
+/// hole, one peg anywhere, two pegs): impossible by count exactly where brute force finds no
+/// line, and elsewhere a line through the winning set that replays to an allowed finish.
+#[test]
+fn the_exhaustive_count_agrees_with_brute_force() {
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let options = pegsol::count::CountOptions::default();
+    let (mut yes, mut no) = (0, 0);
+    for case in 0..600u64 {
+        let lat = Lattice::ALL[(case % 3) as usize];
+        let n = 4 + (next() % 15) as usize;
+        let choices: Vec<u64> = (0..24).map(|_| next()).collect();
+        let (board, start, finish) = build(lat, n, &choices, (next() % 9) as u8);
+        let Ok(problem) = Problem::new(&board, start.resize(), finish) else {
+            continue;
+        };
+        let expected = brute_force(&board, start, finish);
+        let decided = pegsol::catalog::decide_by_count(&problem, &options)
+            .unwrap()
+            .expect("no budget to run out");
+        match decided.outcome {
+            Outcome::Solved { jumps, finish: end } => {
+                assert!(
+                    expected,
+                    "the count found a line brute force could not:\n{board:?}"
+                );
+                assert_eq!(replay(&board, start, &jumps).unwrap(), end.resize());
+                assert!(is_finish(finish, end.resize::<u64>().raw()), "{board:?}");
+                yes += 1;
+            }
+            Outcome::Impossible(reason) => {
+                assert_eq!(reason, Reason::Counted);
+                assert!(decided.certificate.is_none());
+                assert!(
+                    !expected,
+                    "the count refuted a solvable problem:\n{board:?}"
+                );
+                no += 1;
+            }
+            Outcome::Undecided(b) => panic!("undecided ({b}) without a budget"),
+        }
+    }
+    assert!(yes >= 50 && no >= 100, "solvable {yes}, impossible {no}");
+}
