@@ -218,6 +218,7 @@ pub fn catalog_with(
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Catalog> {
     let (vacancies, list) = problems(board, finishes);
+    let pairs = list.len();
     let classes = board.classes();
     let mut entries = Vec::with_capacity(list.len());
     let mut problems = Vec::with_capacity(list.len());
@@ -257,7 +258,7 @@ pub fn catalog_with(
             dual: None,
         });
         problems.push(problem);
-        progress(k + 1, entries.len());
+        progress(k + 1, pairs);
     }
     // Then what is left: by its dual where that is decided, else by an exhaustive count.
     let open: Vec<usize> = (0..entries.len())
@@ -363,7 +364,7 @@ fn by_dual(board: &std::sync::Arc<Board>, entries: &[Entry], i: usize) -> Result
 /// [`Error::Io`] as the count gives them.
 pub fn decide_by_count(problem: &Problem, options: &CountOptions) -> Result<Option<Decision>> {
     let began = Instant::now();
-    let stats = |began: Instant| Stats {
+    let stats = || Stats {
         millis: began.elapsed().as_millis() as u64,
         ..Stats::default()
     };
@@ -392,7 +393,7 @@ pub fn decide_by_count(problem: &Problem, options: &CountOptions) -> Result<Opti
         return Ok(Some(Decision {
             outcome: Outcome::Impossible(Reason::Counted),
             certificate: None,
-            stats: stats(began),
+            stats: stats(),
         }));
     }
     let limits = Limits {
@@ -409,7 +410,7 @@ pub fn decide_by_count(problem: &Problem, options: &CountOptions) -> Result<Opti
     Ok(Some(Decision {
         outcome: verified::<[u64; 4]>(problem, &problem.targets(), jumps)?,
         certificate: None,
-        stats: stats(began),
+        stats: stats(),
     }))
 }
 

@@ -403,8 +403,9 @@ pub struct Decision {
 }
 
 /// Decides `problem` within `limits`, one budget for the whole: a class or pagoda proof
-/// ([`refute`]) at once; else the solver, which gives a line when there is one; else, with
-/// what is left of the budget, a search certificate ([`prove`]). The same on every board of
+/// ([`refute`]) at once; else the solver, for at most half the timeout, which gives a line
+/// when there is one; else, with what is left of the budget, a search certificate
+/// ([`prove`]). The same on every board of
 /// up to 256 holes (each width its own monomorphised engines).
 ///
 /// ```
@@ -432,7 +433,13 @@ pub fn decide(problem: &Problem, limits: &Limits) -> LibResult<Decision> {
             stats: Stats::default(),
         });
     }
-    let report = solve(problem, limits)?;
+    // The solver runs until its budget ends when it decides nothing, so it gets half: the
+    // certificate search, which settles what the solver cannot, gets the rest.
+    let search = Limits {
+        timeout: limits.timeout.map(|t| t / 2),
+        ..limits.clone()
+    };
+    let report = solve(problem, &search)?;
     if let Outcome::Solved { .. } = report.outcome {
         return Ok(Decision {
             outcome: report.outcome,
