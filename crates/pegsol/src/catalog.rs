@@ -19,7 +19,7 @@ use std::time::Instant;
 use crate::bitset::{Hole, Pegs};
 use crate::board::Board;
 use crate::check::{decide, Certificate, Decision};
-use crate::count::{count_solutions_with, count_with, CountError, CountOptions};
+use crate::count::{count_solutions_with, count_with, winnable, CountError, CountOptions};
 use crate::error::{Error, Result};
 use crate::fewest::WinningSet;
 use crate::problem::{Finish, Limits, Outcome, Problem, Reason, Stats};
@@ -343,8 +343,11 @@ fn by_dual(board: &std::sync::Arc<Board>, entries: &[Entry], i: usize) -> Result
 /// search and proof leave a problem undecided: no solution makes it impossible
 /// ([`Reason::Counted`]); solutions make it solved by a line through the winning set,
 /// replayed. `None` when the count, or the winning set a line is read from, does not fit
-/// the budget. The count is [`count_solutions_with`] for one finish position, else the whole
-/// count cut by pagoda functions ([`count_with`]); neither drops a winning position.
+/// the budget. For one finish position, whether it can be won at all is asked first
+/// ([`winnable`]: the meeting in the middle on keys alone, the leanest of the counts, so
+/// the one that settles the largest problems); where it can, the line comes from
+/// [`count_solutions_with`] and the winning set. For several finish positions, the whole
+/// count cut by pagoda functions ([`count_with`]). None of them drops a winning position.
 ///
 /// ```
 /// use pegsol::{catalog::decide_by_count, count::CountOptions, Board, Finish, Outcome, Problem, Reason};
@@ -368,6 +371,38 @@ pub fn decide_by_count(problem: &Problem, options: &CountOptions) -> Result<Opti
         millis: began.elapsed().as_millis() as u64,
         ..Stats::default()
     };
+    let failed = |e: CountError| match e {
+        CountError::Memory { .. } | CountError::Timeout => Ok(None),
+        CountError::Overflow => Err(Error::CountOverflow),
+        CountError::Io(e) | CountError::Cluster(e) => Err(Error::Io(e)),
+        CountError::Internal(what) => Err(Error::Internal(what)),
+    };
+    let limits = || Limits {
+        max_memory: options.max_memory,
+        timeout: options.timeout.map(|t| t.saturating_sub(began.elapsed())),
+        cancel: options.cancel.clone(),
+    };
+    let impossible = |stats| {
+        Ok(Some(Decision {
+            outcome: Outcome::Impossible(Reason::Counted),
+            certificate: None,
+            stats,
+        }))
+    };
+    match winnable(problem, &limits()) {
+        Ok(Some(false)) => return impossible(stats()),
+        // Won: a line from the full methods. Too large for memory here: the full methods
+        // may still spill to disk.
+        Ok(Some(true) | None) | Err(CountError::Memory { .. }) => {}
+        Err(e) => return failed(e),
+    }
+    let options = &CountOptions {
+        timeout: limits().timeout,
+        ..options.clone()
+    };
+    if options.timeout.is_some_and(|t| t.is_zero()) {
+        return Ok(None);
+    }
     let solutions = match count_solutions_with(problem, options, &|_| {}) {
         Ok(Some(s)) => Ok(s.solutions),
         // More than one finish position (one peg anywhere): the whole count, cut.
@@ -384,24 +419,12 @@ pub fn decide_by_count(problem: &Problem, options: &CountOptions) -> Result<Opti
     };
     let solutions = match solutions {
         Ok(s) => s,
-        Err(CountError::Memory { .. } | CountError::Timeout) => return Ok(None),
-        Err(CountError::Overflow) => return Err(Error::CountOverflow),
-        Err(CountError::Io(e) | CountError::Cluster(e)) => return Err(Error::Io(e)),
-        Err(CountError::Internal(what)) => return Err(Error::Internal(what)),
+        Err(e) => return failed(e),
     };
     if solutions == 0 {
-        return Ok(Some(Decision {
-            outcome: Outcome::Impossible(Reason::Counted),
-            certificate: None,
-            stats: stats(),
-        }));
+        return impossible(stats());
     }
-    let limits = Limits {
-        max_memory: options.max_memory,
-        timeout: options.timeout.map(|t| t.saturating_sub(began.elapsed())),
-        cancel: options.cancel.clone(),
-    };
-    let Some(set) = WinningSet::of(problem, &limits)? else {
+    let Some(set) = WinningSet::of(problem, &limits())? else {
         return Ok(None);
     };
     let jumps = set.line().ok_or(Error::Internal(

@@ -277,6 +277,14 @@ impl<W: Word> Canonicalizer<W> {
         (!self.wide.is_empty()).then(|| self.lanes(set.0.word(0)))
     }
 
+    /// The image of `set` under the `g`-th element of the subgroup that is not the identity
+    /// (in the order the elements were given).
+    #[must_use]
+    #[inline]
+    pub(crate) fn image_under(&self, g: usize, set: Bits<W>) -> Bits<W> {
+        image(&self.tables, self.bytes, g, set)
+    }
+
     /// The canonical form of `a ^ b` from the [`images`](Self::images) of `a` and of `b`.
     #[must_use]
     #[inline]

@@ -76,11 +76,13 @@ impl<K: CountKey> Cut<K> {
         finish: Bits<K>,
         layout: &Layout<K>,
     ) -> Option<Cut<K>> {
-        let board = problem.shared_board().clone();
-        let holes = board.holes::<K>();
-        let start = holes.xor(finish).resize();
-        let end = Finish::holes(holes.xor(problem.start::<K>()));
-        Cut::pruning(&Problem::new(board, start, end).ok()?, layout)
+        Cut::pruning(&dual_problem(problem, finish)?, layout)
+    }
+
+    /// [`Cut::new`] for the dual game of `problem`, whose finish is the one position
+    /// `finish` (see [`Cut::dual_pruning`]).
+    pub(crate) fn dual(problem: &Problem, finish: Bits<K>, layout: &Layout<K>) -> Option<Cut<K>> {
+        Some(Cut::new(&dual_problem(problem, finish)?, layout))
     }
 
     /// The cut by `functions`, each below its least total over `targets`.
@@ -129,4 +131,14 @@ impl<K: CountKey> Cut<K> {
                 total >= floor
             })
     }
+}
+
+/// The dual game of `problem`, whose finish is the one position `finish`: from the finish's
+/// complement to the start's.
+fn dual_problem<K: CountKey>(problem: &Problem, finish: Bits<K>) -> Option<Problem> {
+    let board = problem.shared_board().clone();
+    let holes = board.holes::<K>();
+    let start = holes.xor(finish).resize();
+    let end = Finish::holes(holes.xor(problem.start::<K>()));
+    Problem::new(board, start, end).ok()
 }

@@ -404,7 +404,7 @@ const STAGE: usize = 1024;
 /// tag, such as the item's index, which `each` is given), in parallel chunks of items and a
 /// batch at a time ([`Placed::find_all`]). `hit` gets its chunk's state, the slot found and
 /// the tag, in the items' order; the states come back in the chunks' order.
-fn look_up_all<K: CountKey, S: Default + Send>(
+pub(super) fn look_up_all<K: CountKey, S: Default + Send>(
     table: &Placed<K>,
     items: &[K],
     deadline: Stop<'_>,

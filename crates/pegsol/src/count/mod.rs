@@ -27,7 +27,8 @@
 //!
 //! The parts: `forward` (the level-by-level pass and its spilling), `winners` (the backward
 //! pass and the meeting of mirror levels), `meeting` (solutions and winners from both ends,
-//! for one finish), `packed` (the bucketed child tables a level is summed in), `lookup` (a
+//! for one finish), `reach` (whether one finish can be won at all: the meeting on keys
+//! alone, the last level of each side kept, each level gathered in passes), `packed` (the bucketed child tables a level is summed in), `lookup` (a
 //! stored level laid out for lookups), `cut` (pagoda cuts); the key space itself is
 //! `crate::space`, which `fewest` shares.
 
@@ -40,6 +41,7 @@ mod meeting;
 #[cfg(feature = "cluster")]
 mod mesh;
 mod packed;
+mod reach;
 #[cfg(feature = "cluster")]
 mod runs;
 mod step;
@@ -512,6 +514,24 @@ pub fn count_solutions_with(
         began.elapsed().as_millis() as u64,
         SolutionsMethod::SpilledCount,
     )))
+}
+
+/// Whether `problem`, whose finish must be one position, can be won at all: `Ok(None)` where
+/// its finish is not one position. The meeting in the middle on keys alone, with no path
+/// counts and only each side's last level kept, its levels gathered in as many passes as
+/// `limits.max_memory` needs, so it decides problems whose [`count_solutions`] runs out of
+/// memory (see the `reach` module's docs). It gives no line: where the answer is yes, the
+/// full methods find one.
+///
+/// # Errors
+///
+/// [`CountError::Memory`] when one side's middle level (with its lookup table) does not fit
+/// the budget, [`CountError::Timeout`] past `limits.timeout`.
+pub fn winnable(problem: &Problem, limits: &Limits) -> Result<Option<bool>, CountError> {
+    let stop = limits.stop(Instant::now());
+    with_width!(problem.board(), W => {
+        reach::winnable_meeting::<W>(problem, limits.max_memory, stop).transpose()
+    })
 }
 
 /// [`count_solutions`] in keys of `K`.

@@ -160,8 +160,8 @@ pub(super) fn expand_with<C: Packed, R: Ranking<C::K>>(
     })
 }
 
-/// Calls `each` on every key of `ks` (with its count from `cs`) in parallel chunks; what it
-/// pushes is summed per distinct key. `shape` is `(branching, duplication)`: about
+/// Calls `each` on every key of `ks` (with its count from `cs`, or 0 where `cs` is empty) in
+/// parallel chunks; what it pushes is summed per distinct key. `shape` is `(branching, duplication)`: about
 /// `branching` keys are pushed per key given, and `duplication` pushes per distinct key,
 /// which sizes the buffers. [`CountError::Timeout`] once `stop` has passed (read every 4,096
 /// keys of a chunk).
@@ -180,13 +180,15 @@ pub(super) fn gather<C: Packed, R: Ranking<C::K>>(
     // its own, in cache, in parallel: no global sort of the whole level.
     let parts: Vec<Part<C, R>> = ks
         .par_chunks(chunk)
-        .zip(cs.par_chunks(chunk))
-        .map(|(ks, cs)| {
+        .enumerate()
+        .map(|(n, ks)| {
+            let cs = cs.get(n * chunk..n * chunk + ks.len()).unwrap_or(&[]);
             let mut part = Part::new(
                 (ks.len() as f64 * branching * 1.2) as usize / BUCKETS,
                 ranking,
             );
-            for (i, (&k, &c)) in ks.iter().zip(cs).enumerate() {
+            for (i, &k) in ks.iter().enumerate() {
+                let c = cs.get(i).copied().unwrap_or(0);
                 if i % 4096 == 4095 && (stopped.load(Ordering::Relaxed) || stop.passed()) {
                     stopped.store(true, Ordering::Relaxed);
                     break;

@@ -135,11 +135,9 @@ pub(super) fn self_dual_winners<K: CountKey>(
     // The canonical complements of `keys`, distinct since `keys` are, in rank order.
     let holes = space.layout.holes();
     let dual = |keys: &[K]| -> Result<Vec<K>, CountError> {
-        let zeros = vec![0; keys.len()];
-        let out =
-            gather::<Bare<K>, _>(Spread, keys, &zeros, (1.0, 1.0), deadline, |k, _, part| {
-                part.push(space.canonical(holes.xor(k)), 0);
-            })?;
+        let out = gather::<Bare<K>, _>(Spread, keys, &[], (1.0, 1.0), deadline, |k, _, part| {
+            part.push(space.canonical(holes.xor(k)), 0);
+        })?;
         Ok(out.keys)
     };
     for k in 0..=total / 2 {
@@ -227,8 +225,7 @@ pub(super) fn parents_of<K: CountKey>(
     space: &Space<K>,
     stop: Stop<'_>,
 ) -> Result<Vec<K>, CountError> {
-    let zeros = vec![0; winners.len()];
-    let out = gather::<Bare<K>, _>(Spread, winners, &zeros, (8.0, 4.0), stop, |w, _, part| {
+    let out = gather::<Bare<K>, _>(Spread, winners, &[], (8.0, 4.0), stop, |w, _, part| {
         space.for_each_parent(space.unfold(w, pegs), |p| part.push(p, 0));
     })?;
     Ok(out.keys)

@@ -1,0 +1,368 @@
+//! Whether a problem whose finish is one position can be won at all: the meeting in the
+//! middle of [`meeting`](super::meeting) on keys alone, with no path counts and no level but
+//! the last kept, each level gathered in as many passes as the memory budget needs.
+//!
+//! The game has `L` jumps from the start to the finish. As in the full meeting, a solution
+//! exists exactly when some child `C` of a position of forward level `a = L / 2` has its
+//! complement in level `b = L - a - 1` of the dual game (from the finish's complement, whose
+//! jumps are the original's played backwards): the solution's position after `a` jumps is
+//! reachable from the start, its next one `C` reaches the finish in `b` jumps, so `C`'s
+//! complement is reached from the finish's complement in `b` (undoing a jump on a position is a
+//! jump on its complement), and the converse reads the same steps backwards. Positions that
+//! pagoda functions show cannot reach the finish are cut from the forward levels, and those
+//! that cannot reach the start's complement from the dual ones: every position on a solution
+//! reaches its finish, so no solution's positions are cut, and the answer does not change.
+//!
+//! What this saves over the full meeting: a level is expanded into its children bucket range
+//! by bucket range (the next level is stored in [`rank`](super::packed::rank) order, whose top
+//! byte is the bucket, so the passes' outputs side by side are the level), so the children
+//! in memory at once are a fraction of the level's; a child is a key alone, without its path
+//! count; and the levels before the last are dropped. Generating the children once per pass
+//! costs time, not memory. Where a symmetry of the board maps the game onto its dual (swaps
+//! a single vacancy and a single-peg finish), one side is built for both ([`Mirror`]). The
+//! answer is the full count's (a test checks it against the solution count, and the catalog's
+//! against brute force); a winning line then comes from the full methods.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use crate::bitset::Bits;
+use crate::bitset::Hole;
+use crate::count::cut::Cut;
+use crate::count::lookup::Placed;
+use crate::count::meeting::look_up_all;
+use crate::count::packed::{Bare, Ranking, Spread, BUCKETS};
+use crate::count::step::gather;
+use crate::count::CountError;
+use crate::key::CountKey;
+use crate::problem::Problem;
+use crate::space::{group_elements, Space};
+use crate::stop::Stop;
+use crate::symmetry::Canonicalizer;
+use crate::Pegs;
+
+/// The least room, in bytes, a pass of children may have: below it the passes would be too
+/// many to be worth running.
+const LEAST_ROOM: usize = 32 << 20;
+
+/// Whether `problem` can be won, found within `max_memory` bytes (see the module docs);
+/// `None` when its finish is not one position.
+pub(crate) fn winnable_meeting<K: CountKey>(
+    problem: &Problem,
+    max_memory: usize,
+    deadline: Stop<'_>,
+) -> Option<Result<bool, CountError>> {
+    let [finish] = problem.targets::<K>()[..] else {
+        return None;
+    };
+    Some(winnable(problem, finish, max_memory, 1, deadline))
+}
+
+/// [`winnable_meeting`] for the one finish `finish`, each level gathered in at least
+/// `passes` passes (more where the budget needs them).
+pub(super) fn winnable<K: CountKey>(
+    problem: &Problem,
+    finish: Bits<K>,
+    max_memory: usize,
+    passes: usize,
+    deadline: Stop<'_>,
+) -> Result<bool, CountError> {
+    let space = Space::<K>::folded(problem, true);
+    let holes: K = space.layout.holes();
+    let start = space.key(problem.start());
+    let pegs = problem.start::<K>().count();
+    let Some(total) = pegs.checked_sub(finish.count()).map(|t| t as usize) else {
+        return Ok(false);
+    };
+    if total == 0 {
+        // The group fixes the start and the finish: alike up to symmetry is alike.
+        return Ok(start == space.key(finish));
+    }
+    let a = total / 2;
+    let b = total - a - 1;
+    let dual_start = space.canonical(holes.xor(space.layout.key(finish)));
+    let dual_pegs = holes.count_ones() - finish.count();
+    let cut = Cut::new(problem, &space.layout);
+    let key_size = std::mem::size_of::<K>();
+    let mut forward = Levels::new(&space, start, pegs, Some(&cut), passes, deadline);
+    // A symmetry `g` that maps the game onto its dual makes dual level `b` the image of
+    // forward level `b`, and the bridge looks up `g` of each child's complement in the
+    // forward level (see `Mirror`).
+    let mirror = if dual_start == start {
+        None
+    } else {
+        dual_symmetry(problem).map(|g| Mirror::new(&space, problem, g))
+    };
+    let dual: Option<Vec<K>> = if dual_start == start || mirror.is_some() {
+        // One side serves both. Where the game is its own dual (see the module docs of the
+        // meeting), what cannot reach the finish is cut from both, as the dual levels'
+        // positions must reach the start's complement, which is the finish; where a symmetry
+        // maps it onto its dual, the image of the cut level holds every dual position that
+        // reaches the dual finish. `b` is `a` or `a - 1`: the latter is kept aside.
+        forward.advance_to(b, max_memory, 0, true)?;
+        (b < a)
+            .then(|| {
+                let dual = forward.level.clone();
+                let held = dual.len() * key_size + Placed::<K>::bytes(dual.len());
+                forward
+                    .advance_to(a, max_memory, held, false)
+                    .map(|()| dual)
+            })
+            .transpose()?
+    } else {
+        forward.advance_to(a, max_memory, 0, false)?;
+        let held = forward.level.len() * key_size;
+        let dual_cut = Cut::dual(problem, finish, &space.layout);
+        let mut dual = Levels::new(
+            &space,
+            dual_start,
+            dual_pegs,
+            dual_cut.as_ref(),
+            passes,
+            deadline,
+        );
+        dual.advance_to(b, max_memory, held, true)?;
+        Some(dual.level)
+    };
+    let forward = forward.level;
+    let dual_len = dual.as_ref().map_or(forward.len(), Vec::len);
+    if forward.is_empty() || dual_len == 0 {
+        return Ok(false);
+    }
+    // The forward level, the dual one where it is another, and the table of the dual one.
+    let needed = (forward.len() + dual.as_ref().map_or(0, Vec::len)) * key_size
+        + Placed::<K>::bytes(dual_len);
+    if needed > max_memory {
+        return Err(CountError::Memory {
+            level: a as u32,
+            needed,
+        });
+    }
+    let table = Placed::new(dual.as_deref().unwrap_or(&forward));
+    drop(dual);
+    let pegs_a = pegs - a as u32;
+    let found = AtomicBool::new(false);
+    look_up_all(
+        &table,
+        &forward,
+        deadline,
+        |k, _, stage| {
+            if !found.load(Ordering::Relaxed) {
+                let position = space.unfold(k, pegs_a);
+                match &mirror {
+                    Some(m) => m.for_each_child_complement(position, |q| stage.push((q, 0))),
+                    None => space.for_each_child_complement(position, |q| stage.push((q, 0))),
+                }
+            }
+        },
+        |(): &mut (), _, _| found.store(true, Ordering::Relaxed),
+    )?;
+    Ok(found.into_inner())
+}
+
+/// One side's levels, the last alone kept.
+struct Levels<'a, K: CountKey> {
+    space: &'a Space<K>,
+    /// Representatives of the last level, in [`rank`](super::packed::rank) order.
+    level: Vec<K>,
+    /// Its depth, and the pegs of its positions.
+    depth: usize,
+    pegs: u32,
+    cut: Option<&'a Cut<K>>,
+    /// Children the cut kept per parent, and per distinct child, in the last step: they
+    /// forecast the next.
+    branching: f64,
+    duplication: f64,
+    /// The fewest passes a level is gathered in.
+    passes: usize,
+    deadline: Stop<'a>,
+}
+
+impl<'a, K: CountKey> Levels<'a, K> {
+    fn new(
+        space: &'a Space<K>,
+        start: K,
+        pegs: u32,
+        cut: Option<&'a Cut<K>>,
+        passes: usize,
+        deadline: Stop<'a>,
+    ) -> Levels<'a, K> {
+        Levels {
+            space,
+            level: vec![start],
+            depth: 0,
+            pegs,
+            cut,
+            branching: 1.0,
+            duplication: 1.0,
+            passes,
+            deadline,
+        }
+    }
+
+    /// Steps on to level `depth`, within `max_memory` bytes of which `held` are taken
+    /// elsewhere; `table` where that level is to be laid out for the bridge's lookups.
+    fn advance_to(
+        &mut self,
+        depth: usize,
+        max_memory: usize,
+        held: usize,
+        table: bool,
+    ) -> Result<(), CountError> {
+        while self.depth < depth && !self.level.is_empty() {
+            let last = table && self.depth + 1 == depth;
+            self.step(max_memory.saturating_sub(held), last)?;
+        }
+        Ok(())
+    }
+
+    /// The next level, in as many passes over the children as `budget` bytes need, with
+    /// room left for its lookup table where `table` is set: the allocator may keep what the
+    /// passes freed for reuse, and the table is one block beside it.
+    fn step(&mut self, budget: usize, table: bool) -> Result<(), CountError> {
+        if self.deadline.passed() {
+            return Err(CountError::Timeout);
+        }
+        let key_size = std::mem::size_of::<K>();
+        // The first steps are small: a margin on a forecast of a few children is nothing.
+        let children = (self.level.len() as f64 * self.branching.max(4.0) * 1.2) as usize;
+        let distinct = (children as f64 / self.duplication) as usize;
+        // This level and the next stay; the children of a pass sit in their buckets (with a
+        // margin for their growth) and then, summed, in the pass's sorted run and its copy.
+        let fixed = (self.level.len() + distinct) * key_size
+            + if table {
+                Placed::<K>::bytes(distinct)
+            } else {
+                0
+            };
+        let per_child = key_size as f64 * 1.5 + 2.0 * key_size as f64 / self.duplication;
+        // A tenth of the budget is left to the allocator's own keeping (what it holds for
+        // reuse) and to the process: the diamond's d2 -> f8 went 3% past the budget without.
+        let room = (budget - budget / 10).saturating_sub(fixed);
+        let all = (children as f64 * per_child) as usize;
+        let passes = all.div_ceil(room.max(1)).max(self.passes).min(BUCKETS);
+        if room < LEAST_ROOM.min(all) || all.div_ceil(room.max(1)) > BUCKETS {
+            return Err(CountError::Memory {
+                level: self.depth as u32 + 1,
+                needed: fixed + (all / BUCKETS).max(LEAST_ROOM.min(all)),
+            });
+        }
+        let (space, pegs, cut) = (self.space, self.pegs, self.cut);
+        let mut next: Vec<K> = Vec::with_capacity(distinct);
+        let mut made = 0;
+        for pass in 0..passes {
+            let range = pass * BUCKETS / passes..(pass + 1) * BUCKETS / passes;
+            let shape = (self.branching / passes as f64, self.duplication);
+            let out = gather::<Bare<K>, _>(
+                Spread,
+                &self.level,
+                &[],
+                shape,
+                self.deadline,
+                |key, _, part| {
+                    let k = space.unfold(key, pegs);
+                    let images = space.images_of(k);
+                    space.for_each_child_of(k, images.as_ref(), |_, child| {
+                        // The cut before the child is pushed: a pass keeps only its range,
+                        // and most of that range's children would be cut once summed.
+                        if range.contains(&Spread.bucket(child))
+                            && cut.is_none_or(|c| c.keeps(space.unfold(child, pegs - 1)))
+                        {
+                            part.push(child, 0);
+                        }
+                    });
+                },
+            )?;
+            made += out.children;
+            next.extend_from_slice(&out.keys);
+        }
+        self.branching = made as f64 / self.level.len().max(1) as f64;
+        self.duplication = (made as f64 / next.len().max(1) as f64).max(1.0);
+        self.level = next;
+        self.depth += 1;
+        self.pegs -= 1;
+        Ok(())
+    }
+}
+
+/// A symmetry of the board that maps the game onto its dual: it takes the start to the
+/// finish's complement and the finish to the start's (so a jump sequence from the start to
+/// the finish to one from the dual start to the dual finish), and the problem's group onto
+/// itself (so the image of a level's orbits are orbits of that group). `None` when there is
+/// none, or the game is its own dual under the group itself.
+pub(super) fn dual_symmetry(problem: &Problem) -> Option<usize> {
+    let board = problem.board();
+    let sym = board.symmetries();
+    let holes: Pegs = board.holes();
+    let start: Pegs = problem.start();
+    let [finish] = problem.targets::<[u64; 4]>()[..] else {
+        return None;
+    };
+    let group = group_elements(problem);
+    let maps =
+        |g: usize, f: &dyn Fn(Hole) -> Hole| board.each_hole().all(|h| sym.map_hole(g, h) == f(h));
+    let inverse = |g: usize| {
+        (0..sym.len()).find(|&i| {
+            board
+                .each_hole()
+                .all(|h| sym.map_hole(i, sym.map_hole(g, h)) == h)
+        })
+    };
+    (0..sym.len()).filter(|&g| g != 0).find(|&g| {
+        if sym.apply(g, start) != holes.xor(finish) || sym.apply(g, finish) != holes.xor(start) {
+            return false;
+        }
+        let Some(back) = inverse(g) else {
+            return false;
+        };
+        // `g h g^-1` is in the group for every `h` of it.
+        group.iter().all(|&h| {
+            let conjugate = |x: Hole| sym.map_hole(g, sym.map_hole(h, sym.map_hole(back, x)));
+            group.iter().any(|&e| maps(e, &conjugate))
+        })
+    })
+}
+
+/// A symmetry `g` of the board that maps the game onto its dual ([`dual_symmetry`]), on keys
+/// of a [`Space`] (not folded: the game is not its own dual under the group).
+///
+/// Dual level `b` is then `g` of forward level `b`, and also `g^-1` of it (`g^-1` maps the
+/// game onto its dual too: symmetries commute with complements), so a complement is in dual
+/// level `b` exactly when its image under `g` is in forward level `b`, up to the group (which
+/// `g` maps onto itself).
+struct Mirror<'a, K: CountKey> {
+    space: &'a Space<K>,
+    /// The symmetry alone, on keys of the space's layout.
+    canon: Canonicalizer<K>,
+    /// The image of the layout's holes, and of each jump slot's holes.
+    holes: K,
+    slots: Vec<K>,
+}
+
+impl<'a, K: CountKey> Mirror<'a, K> {
+    fn new(space: &'a Space<K>, problem: &Problem, g: usize) -> Mirror<'a, K> {
+        let canon = problem
+            .board()
+            .symmetries()
+            .canonicalizer_placed(&[g], space.layout.place());
+        let image = |k: K| canon.image_under(0, Bits(k)).0;
+        let slots = (0..space.layout.slots())
+            .map(|i| image(space.layout.slot_holes(i)))
+            .collect();
+        Mirror {
+            holes: image(space.layout.holes()),
+            space,
+            canon,
+            slots,
+        }
+    }
+
+    /// The key of `g` of the complement of every child of `pegs`: a symmetry permutes bits,
+    /// so that is the image of the holes xor the parent's xor the jump's.
+    #[inline]
+    fn for_each_child_complement(&self, pegs: K, mut f: impl FnMut(K)) {
+        let parent = self.holes.xor(self.canon.image_under(0, Bits(pegs)).0);
+        self.space.layout.for_each_jump(pegs, |_, i| {
+            f(self.space.canonical(parent.xor(self.slots[i])));
+        });
+    }
+}
