@@ -28,9 +28,10 @@
 //! The parts: `forward` (the level-by-level pass and its spilling), `winners` (the backward
 //! pass and the meeting of mirror levels), `meeting` (solutions and winners from both ends,
 //! for one finish), `reach` (whether one finish can be won at all: the meeting on keys
-//! alone, the last level of each side kept, each level gathered in passes), `packed` (the bucketed child tables a level is summed in), `lookup` (a
-//! stored level laid out for lookups), `cut` (pagoda cuts); the key space itself is
-//! `crate::space`, which `fewest` shares.
+//! alone, the last level of each side kept, each level gathered in passes), `packed` (the
+//! bucketed child tables a level is summed in), `lookup` (a stored level laid out for
+//! lookups), `cut` (pagoda cuts); the key space itself is `crate::space`, which `fewest`
+//! shares.
 
 #[cfg(feature = "cluster")]
 mod cluster;

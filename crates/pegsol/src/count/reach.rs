@@ -26,7 +26,6 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::bitset::Bits;
-use crate::bitset::Hole;
 use crate::count::cut::Cut;
 use crate::count::lookup::Placed;
 use crate::count::meeting::look_up_all;
@@ -35,7 +34,7 @@ use crate::count::step::gather;
 use crate::count::CountError;
 use crate::key::CountKey;
 use crate::problem::Problem;
-use crate::space::{group_elements, Space};
+use crate::space::Space;
 use crate::stop::Stop;
 use crate::symmetry::Canonicalizer;
 use crate::Pegs;
@@ -239,13 +238,14 @@ impl<'a, K: CountKey> Levels<'a, K> {
         // reuse) and to the process: the diamond's d2 -> f8 went 3% past the budget without.
         let room = (budget - budget / 10).saturating_sub(fixed);
         let all = (children as f64 * per_child) as usize;
-        let passes = all.div_ceil(room.max(1)).max(self.passes).min(BUCKETS);
-        if room < LEAST_ROOM.min(all) || all.div_ceil(room.max(1)) > BUCKETS {
+        let needed_passes = all.div_ceil(room.max(1));
+        if room < LEAST_ROOM.min(all) || needed_passes > BUCKETS {
             return Err(CountError::Memory {
                 level: self.depth as u32 + 1,
                 needed: fixed + (all / BUCKETS).max(LEAST_ROOM.min(all)),
             });
         }
+        let passes = needed_passes.max(self.passes).min(BUCKETS);
         let (space, pegs, cut) = (self.space, self.pegs, self.cut);
         let mut next: Vec<K> = Vec::with_capacity(distinct);
         let mut made = 0;
@@ -286,9 +286,12 @@ impl<'a, K: CountKey> Levels<'a, K> {
 
 /// A symmetry of the board that maps the game onto its dual: it takes the start to the
 /// finish's complement and the finish to the start's (so a jump sequence from the start to
-/// the finish to one from the dual start to the dual finish), and the problem's group onto
-/// itself (so the image of a level's orbits are orbits of that group). `None` when there is
-/// none, or the game is its own dual under the group itself.
+/// the finish to one from the dual start to the dual finish). It maps the problem's group
+/// (the symmetries fixing the start and the finish) onto itself: for `h` in the group,
+/// `g h g^-1` fixes `g` of the start and of the finish, the complements of the finish and the
+/// start, so it fixes the finish and the start (symmetries commute with complements), and the
+/// image of a level's orbits are orbits of that group. `None` when there is none, or the
+/// game is its own dual under the group itself.
 pub(super) fn dual_symmetry(problem: &Problem) -> Option<usize> {
     let board = problem.board();
     let sym = board.symmetries();
@@ -297,28 +300,8 @@ pub(super) fn dual_symmetry(problem: &Problem) -> Option<usize> {
     let [finish] = problem.targets::<[u64; 4]>()[..] else {
         return None;
     };
-    let group = group_elements(problem);
-    let maps =
-        |g: usize, f: &dyn Fn(Hole) -> Hole| board.each_hole().all(|h| sym.map_hole(g, h) == f(h));
-    let inverse = |g: usize| {
-        (0..sym.len()).find(|&i| {
-            board
-                .each_hole()
-                .all(|h| sym.map_hole(i, sym.map_hole(g, h)) == h)
-        })
-    };
-    (0..sym.len()).filter(|&g| g != 0).find(|&g| {
-        if sym.apply(g, start) != holes.xor(finish) || sym.apply(g, finish) != holes.xor(start) {
-            return false;
-        }
-        let Some(back) = inverse(g) else {
-            return false;
-        };
-        // `g h g^-1` is in the group for every `h` of it.
-        group.iter().all(|&h| {
-            let conjugate = |x: Hole| sym.map_hole(g, sym.map_hole(h, sym.map_hole(back, x)));
-            group.iter().any(|&e| maps(e, &conjugate))
-        })
+    (1..sym.len()).find(|&g| {
+        sym.apply(g, start) == holes.xor(finish) && sym.apply(g, finish) == holes.xor(start)
     })
 }
 
@@ -333,8 +316,7 @@ struct Mirror<'a, K: CountKey> {
     space: &'a Space<K>,
     /// The symmetry alone, on keys of the space's layout.
     canon: Canonicalizer<K>,
-    /// The image of the layout's holes, and of each jump slot's holes.
-    holes: K,
+    /// The image of each jump slot's holes.
     slots: Vec<K>,
 }
 
@@ -349,18 +331,19 @@ impl<'a, K: CountKey> Mirror<'a, K> {
             .map(|i| image(space.layout.slot_holes(i)))
             .collect();
         Mirror {
-            holes: image(space.layout.holes()),
             space,
             canon,
             slots,
         }
     }
 
-    /// The key of `g` of the complement of every child of `pegs`: a symmetry permutes bits,
-    /// so that is the image of the holes xor the parent's xor the jump's.
+    /// The key of `g` of the complement of every child of `pegs`: a symmetry permutes bits
+    /// and maps the holes onto themselves, so that is the holes xor the parent's image xor
+    /// the jump's.
     #[inline]
     fn for_each_child_complement(&self, pegs: K, mut f: impl FnMut(K)) {
-        let parent = self.holes.xor(self.canon.image_under(0, Bits(pegs)).0);
+        let holes = self.space.layout.holes();
+        let parent = holes.xor(self.canon.image_under(0, Bits(pegs)).0);
         self.space.layout.for_each_jump(pegs, |_, i| {
             f(self.space.canonical(parent.xor(self.slots[i])));
         });

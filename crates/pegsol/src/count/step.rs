@@ -161,9 +161,9 @@ pub(super) fn expand_with<C: Packed, R: Ranking<C::K>>(
 }
 
 /// Calls `each` on every key of `ks` (with its count from `cs`, or 0 where `cs` is empty) in
-/// parallel chunks; what it pushes is summed per distinct key. `shape` is `(branching, duplication)`: about
-/// `branching` keys are pushed per key given, and `duplication` pushes per distinct key,
-/// which sizes the buffers. [`CountError::Timeout`] once `stop` has passed (read every 4,096
+/// parallel chunks; what it pushes is summed per distinct key. `shape` is
+/// `(branching, duplication)`: about `branching` keys are pushed per key given, and
+/// `duplication` pushes per distinct key, which sizes the buffers. [`CountError::Timeout`] once `stop` has passed (read every 4,096
 /// keys of a chunk).
 pub(super) fn gather<C: Packed, R: Ranking<C::K>>(
     ranking: R,
