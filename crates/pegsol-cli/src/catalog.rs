@@ -44,7 +44,7 @@ pub(crate) fn run(r: &Request) -> Result<u8> {
         &|done, total| {
             // Each problem's counts free what they held; handed back to the system, it is
             // not kept beside the next one's (see `main`).
-            crate::memory::give_back_free_memory();
+            pegsol::memory::give_back_free_memory();
             if let Some(bar) = &bar {
                 bar.set_length(total as u64);
                 bar.set_position(done as u64);

@@ -51,16 +51,3 @@ pub(crate) fn one_arena() {
         libc::mallopt(libc::M_ARENA_MAX, 1);
     }
 }
-
-/// Hands the free memory at the top of the allocator's heaps and its free pages back to the
-/// system (glibc's `malloc_trim`); the server calls it when a large answer is done, so that
-/// a burst of expensive requests does not leave the process at its peak, and a catalog after
-/// each problem, so that one problem's count does not hold memory beside the next one's.
-/// Elsewhere than Linux with glibc it does nothing.
-pub(crate) fn give_back_free_memory() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: malloc_trim takes the allocator's locks itself; any pad is valid.
-    unsafe {
-        libc::malloc_trim(0);
-    }
-}

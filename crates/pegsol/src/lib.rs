@@ -47,6 +47,7 @@ mod key;
 mod labels;
 mod lattice;
 mod layout;
+pub mod memory;
 pub mod menu;
 pub mod notation;
 pub mod one_dimensional;

@@ -165,7 +165,7 @@ fn prepare(shared: &Arc<Shared>) {
                     })
                 });
                 open += analysed.map_or(1, |(a, _)| usize::from(a.moves.iter().any(|m| m.fate == "unknown")));
-                crate::memory::give_back_free_memory();
+                pegsol::memory::give_back_free_memory();
             }
             eprintln!(
                 "pegsol serve: menu prepared ({} winning sets; {} fates known; {open} opening(s) with a jump not decided in {OPENING_SECS} s)",
@@ -477,7 +477,7 @@ async fn lane_run(
             .install(|| answer(kind, &parsed, budget, cancel, &sets, &shared.fates));
         if slow {
             // A slow-lane run may have held hundreds of megabytes: give the free part back.
-            crate::memory::give_back_free_memory();
+            pegsol::memory::give_back_free_memory();
         }
         answer
     })

@@ -1,6 +1,8 @@
 //! The packed child tables a level is summed in: keys ranked by a fixed mix, so that a
 //! level comes out sorted without a sort.
 
+use std::ops::Range;
+
 use crate::bitset::Word;
 use crate::count::CountError;
 use crate::key::CountKey;
@@ -193,14 +195,16 @@ pub(super) struct Part<C, R> {
 pub(super) const STAGE: usize = 1024;
 
 impl<C: Packed, R: Ranking<C::K>> Part<C, R> {
-    /// A part whose buckets have room for `each` children (the forecast), so that they
-    /// rarely grow by copying.
-    pub(super) fn new(each: usize, ranking: R) -> Part<C, R> {
+    /// A part whose buckets in `range` have room for `each` children (the forecast), so
+    /// that they rarely grow; the others have none, since nothing is forecast for them.
+    pub(super) fn new(each: usize, range: Range<usize>, ranking: R) -> Part<C, R> {
         Part {
             ranking,
             // Room for one parent's children past the threshold.
             stage: Vec::with_capacity(STAGE + 256),
-            buckets: (0..BUCKETS).map(|_| Vec::with_capacity(each)).collect(),
+            buckets: (0..BUCKETS)
+                .map(|b| Vec::with_capacity(if range.contains(&b) { each } else { 0 }))
+                .collect(),
             positions: 0,
             dead_ends: 0,
             games: Some(0),
@@ -221,7 +225,13 @@ impl<C: Packed, R: Ranking<C::K>> Part<C, R> {
     pub(super) fn settle(&mut self, all: bool) {
         if self.stage.len() >= STAGE || all {
             for &c in &self.stage {
-                self.buckets[self.ranking.bucket(c.key())].push(c);
+                let bucket = &mut self.buckets[self.ranking.bucket(c.key())];
+                if bucket.len() == bucket.capacity() {
+                    // Past its forecast a bucket grows by a quarter, not by doubling: a
+                    // level's buckets together are most of its memory.
+                    bucket.reserve_exact(bucket.capacity() / 4 + 64);
+                }
+                bucket.push(c);
             }
             self.stage.clear();
         }

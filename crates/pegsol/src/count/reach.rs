@@ -30,7 +30,7 @@ use crate::count::cut::Cut;
 use crate::count::lookup::Placed;
 use crate::count::meeting::look_up_all;
 use crate::count::packed::{Bare, Ranking, Spread, BUCKETS};
-use crate::count::step::gather;
+use crate::count::step::{gather, Forecast};
 use crate::count::CountError;
 use crate::key::CountKey;
 use crate::problem::Problem;
@@ -173,6 +173,9 @@ struct Levels<'a, K: CountKey> {
     duplication: f64,
     /// The fewest passes a level is gathered in.
     passes: usize,
+    /// The least room a pass may have ([`LEAST_ROOM`]; the tests lower it, so that the
+    /// small boards' levels meet budgets that need several passes).
+    least_room: usize,
     deadline: Stop<'a>,
 }
 
@@ -194,7 +197,17 @@ impl<'a, K: CountKey> Levels<'a, K> {
             branching: 1.0,
             duplication: 1.0,
             passes,
+            least_room: LEAST_ROOM,
             deadline,
+        }
+    }
+
+    /// A copy of these levels' state, to step on from twice (tests).
+    #[cfg(test)]
+    fn clone_level(&self) -> Levels<'a, K> {
+        Levels {
+            level: self.level.clone(),
+            ..*self
         }
     }
 
@@ -216,8 +229,8 @@ impl<'a, K: CountKey> Levels<'a, K> {
 
     /// The next level, in as many passes over the children as `budget` bytes need, with
     /// room left for its lookup table where `table` is set: the allocator may keep what the
-    /// passes freed for reuse, and the table is one block beside it.
-    fn step(&mut self, budget: usize, table: bool) -> Result<(), CountError> {
+    /// passes freed for reuse, and the table is one block beside it. Returns the passes run.
+    fn step(&mut self, budget: usize, table: bool) -> Result<usize, CountError> {
         if self.deadline.passed() {
             return Err(CountError::Timeout);
         }
@@ -239,24 +252,41 @@ impl<'a, K: CountKey> Levels<'a, K> {
         let room = (budget - budget / 10).saturating_sub(fixed);
         let all = (children as f64 * per_child) as usize;
         let needed_passes = all.div_ceil(room.max(1));
-        if room < LEAST_ROOM.min(all) || needed_passes > BUCKETS {
+        let least = self.least_room.min(all);
+        if room < least || needed_passes > BUCKETS {
             return Err(CountError::Memory {
                 level: self.depth as u32 + 1,
-                needed: fixed + (all / BUCKETS).max(LEAST_ROOM.min(all)),
+                needed: fixed + (all / BUCKETS).max(least),
             });
         }
         let passes = needed_passes.max(self.passes).min(BUCKETS);
+        // The most buckets a pass may take: the fewest passes asked for (tests ask for more).
+        let widest = BUCKETS / self.passes.clamp(1, BUCKETS);
         let (space, pegs, cut) = (self.space, self.pegs, self.cut);
         let mut next: Vec<K> = Vec::with_capacity(distinct);
         let mut made = 0;
-        for pass in 0..passes {
-            let range = pass * BUCKETS / passes..(pass + 1) * BUCKETS / passes;
-            let shape = (self.branching / passes as f64, self.duplication);
+        // The first pass takes the forecast's share of the buckets; each later one as many
+        // as fit by what the passes before measured (see `Levels::width`).
+        let mut width = BUCKETS / passes;
+        let (mut done, mut run) = (0, 0);
+        while done < BUCKETS {
+            run += 1;
+            let range = done..(done + width).min(BUCKETS);
+            let per_bucket = if done == 0 {
+                self.branching / BUCKETS as f64
+            } else {
+                made as f64 / done as f64 / self.level.len().max(1) as f64
+            };
+            let forecast = Forecast {
+                branching: per_bucket * range.len() as f64,
+                duplication: self.duplication,
+                buckets: range.clone(),
+            };
             let out = gather::<Bare<K>, _>(
                 Spread,
                 &self.level,
                 &[],
-                shape,
+                &forecast,
                 self.deadline,
                 |key, _, part| {
                     let k = space.unfold(key, pegs);
@@ -274,13 +304,62 @@ impl<'a, K: CountKey> Levels<'a, K> {
             )?;
             made += out.children;
             next.extend_from_slice(&out.keys);
+            drop(out);
+            done = range.end;
+            if all > self.least_room {
+                // What the pass freed goes back to the system: the plan gives later steps
+                // less room than this one, which a heap that kept this room would pass.
+                crate::memory::give_back_free_memory();
+            }
+            if done < BUCKETS {
+                width = self
+                    .width(budget, table, &mut next, made, done)?
+                    .min(widest);
+            }
         }
         self.branching = made as f64 / self.level.len().max(1) as f64;
         self.duplication = (made as f64 / next.len().max(1) as f64).max(1.0);
         self.level = next;
         self.depth += 1;
         self.pegs -= 1;
-        Ok(())
+        Ok(run)
+    }
+
+    /// How many buckets the next pass of a step may take, measured on the `done` buckets
+    /// whose `made` children summed to `next`: children spread evenly over the buckets (their
+    /// ranks are), so the passes so far give the rest's children and distinct keys per bucket
+    /// more closely than the step's forecast did. The rest of the level is reserved in `next`
+    /// now, so that it never doubles while passes fill it.
+    fn width(
+        &self,
+        budget: usize,
+        table: bool,
+        next: &mut Vec<K>,
+        made: usize,
+        done: usize,
+    ) -> Result<usize, CountError> {
+        let key_size = std::mem::size_of::<K>();
+        let children = made as f64 / done as f64;
+        let distinct = next.len() as f64 / done as f64;
+        // A twentieth more than the measure for the rest of the level.
+        let total = next.len() + (distinct * (BUCKETS - done) as f64 * 1.05) as usize;
+        if total > next.capacity() {
+            next.reserve_exact(total - next.len());
+        }
+        // What `next` holds past `total` is never touched, so never resident.
+        let fixed = (self.level.len() + total) * key_size
+            + if table { Placed::<K>::bytes(total) } else { 0 };
+        let duplication = (children / distinct.max(1.0)).max(1.0);
+        let per_bucket = children * (key_size as f64 * 1.5 + 2.0 * key_size as f64 / duplication);
+        let room = (budget - budget / 10).saturating_sub(fixed);
+        let width = (room as f64 / per_bucket.max(1.0)) as usize;
+        if width == 0 {
+            return Err(CountError::Memory {
+                level: self.depth as u32 + 1,
+                needed: fixed + per_bucket as usize,
+            });
+        }
+        Ok(width)
     }
 }
 
@@ -347,5 +426,57 @@ impl<'a, K: CountKey> Mirror<'a, K> {
         self.space.layout.for_each_jump(pegs, |_, i| {
             f(self.space.canonical(parent.xor(self.slots[i])));
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Board;
+
+    /// A level gathered in passes sized by what the budget leaves (the first by the
+    /// forecast, the later ones by what the passes before measured) is the level gathered in
+    /// one pass, on every step of every single-vacancy game of a board, for budgets from
+    /// too small to ample; the passes' widths vary (some steps take more passes than the
+    /// forecast planned, or fewer), and a budget too small is a memory error, never a level
+    /// with buckets missing.
+    #[test]
+    fn passes_sized_by_measure_make_the_same_levels() {
+        let b = Board::builtin("rect:4x5").unwrap();
+        let (mut several, mut refused) = (0, 0);
+        for v in b.each_hole() {
+            let start: Pegs = b.holes::<u64>().without(v).resize();
+            let p = Problem::new(&b, start, crate::Finish::AnyOne).unwrap();
+            let space = Space::<u64>::folded(&p, true);
+            let pegs = p.start::<u64>().count();
+            let mut whole =
+                Levels::new(&space, space.key(p.start()), pegs, None, 1, Stop::default());
+            whole.least_room = 0;
+            while !whole.level.is_empty() {
+                let parent = whole.clone_level();
+                whole.step(usize::MAX, false).unwrap();
+                for budget in (10..22).map(|i| 1usize << i) {
+                    let mut part = parent.clone_level();
+                    match part.step(budget, true) {
+                        Ok(passes) => {
+                            assert_eq!(
+                                part.level,
+                                whole.level,
+                                "{} depth {}",
+                                b.label(v),
+                                part.depth
+                            );
+                            several += usize::from(passes > 2);
+                        }
+                        Err(CountError::Memory { .. }) => refused += 1,
+                        Err(e) => panic!("{e:?}"),
+                    }
+                }
+            }
+        }
+        assert!(
+            several >= 20 && refused >= 20,
+            "several passes {several}, refused {refused}"
+        );
     }
 }

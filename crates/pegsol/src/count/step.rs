@@ -2,6 +2,7 @@
 //! in memory or on disk, and its expansion into the next level's children, gathered and
 //! merged in parallel.
 
+use std::ops::Range;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -136,8 +137,8 @@ pub(super) fn expand_with<C: Packed, R: Ranking<C::K>>(
         stop,
     } = step;
     let canon = &space.canon;
-    let shape = (branching, duplication);
-    gather::<C, R>(ranking, ks, cs, shape, stop, |key, c, part| {
+    let forecast = Forecast::new(branching, duplication);
+    gather::<C, R>(ranking, ks, cs, &forecast, stop, |key, c, part| {
         let mut any = false;
         let k = space.unfold(key, pegs);
         let images = space.images_of(k);
@@ -160,20 +161,44 @@ pub(super) fn expand_with<C: Packed, R: Ranking<C::K>>(
     })
 }
 
+/// What a [`gather`] expects of its pushes, to size its buffers: about `branching` pushes
+/// per key given, `duplication` pushes per distinct key, all into the buckets `buckets` (a
+/// pass of a level gathered range by range pushes nothing elsewhere).
+#[derive(Clone, Debug)]
+pub(super) struct Forecast {
+    pub(super) branching: f64,
+    pub(super) duplication: f64,
+    pub(super) buckets: Range<usize>,
+}
+
+impl Forecast {
+    /// About `branching` pushes per key, `duplication` per distinct key, into any bucket.
+    pub(super) fn new(branching: f64, duplication: f64) -> Forecast {
+        Forecast {
+            branching,
+            duplication,
+            buckets: 0..BUCKETS,
+        }
+    }
+}
+
 /// Calls `each` on every key of `ks` (with its count from `cs`, or 0 where `cs` is empty) in
-/// parallel chunks; what it pushes is summed per distinct key. `shape` is
-/// `(branching, duplication)`: about `branching` keys are pushed per key given, and
-/// `duplication` pushes per distinct key, which sizes the buffers. [`CountError::Timeout`] once `stop` has passed (read every 4,096
-/// keys of a chunk).
+/// parallel chunks; what it pushes is summed per distinct key. `forecast` sizes the buffers
+/// (pushes outside its buckets still land, in buffers that grow). [`CountError::Timeout`]
+/// once `stop` has passed (read every 4,096 keys of a chunk).
 pub(super) fn gather<C: Packed, R: Ranking<C::K>>(
     ranking: R,
     ks: &[C::K],
     cs: &[u128],
-    shape: (f64, f64),
+    forecast: &Forecast,
     stop: Stop<'_>,
     each: impl Fn(C::K, u128, &mut Part<C, R>) + Sync,
 ) -> Result<Expanded<C::K>, CountError> {
-    let (branching, duplication) = shape;
+    let Forecast {
+        branching,
+        duplication,
+        ref buckets,
+    } = *forecast;
     let stopped = AtomicBool::new(false);
     let chunk = (ks.len() / (rayon::current_num_threads() * 4)).max(1024);
     // Pushes go straight into hash buckets, so that each bucket can be summed and sorted on
@@ -183,10 +208,8 @@ pub(super) fn gather<C: Packed, R: Ranking<C::K>>(
         .enumerate()
         .map(|(n, ks)| {
             let cs = cs.get(n * chunk..n * chunk + ks.len()).unwrap_or(&[]);
-            let mut part = Part::new(
-                (ks.len() as f64 * branching * 1.2) as usize / BUCKETS,
-                ranking,
-            );
+            let room = (ks.len() as f64 * branching * 1.2) as usize / buckets.len().max(1);
+            let mut part = Part::new(room, buckets.clone(), ranking);
             for (i, &k) in ks.iter().enumerate() {
                 let c = cs.get(i).copied().unwrap_or(0);
                 if i % 4096 == 4095 && (stopped.load(Ordering::Relaxed) || stop.passed()) {

@@ -3,7 +3,7 @@
 use rayon::prelude::*;
 
 use crate::count::packed::{rank, Bare, Spread};
-use crate::count::step::{gather, Kept};
+use crate::count::step::{gather, Forecast, Kept};
 use crate::count::CountError;
 use crate::key::CountKey;
 use crate::key::Dense;
@@ -135,9 +135,16 @@ pub(super) fn self_dual_winners<K: CountKey>(
     // The canonical complements of `keys`, distinct since `keys` are, in rank order.
     let holes = space.layout.holes();
     let dual = |keys: &[K]| -> Result<Vec<K>, CountError> {
-        let out = gather::<Bare<K>, _>(Spread, keys, &[], (1.0, 1.0), deadline, |k, _, part| {
-            part.push(space.canonical(holes.xor(k)), 0);
-        })?;
+        let out = gather::<Bare<K>, _>(
+            Spread,
+            keys,
+            &[],
+            &Forecast::new(1.0, 1.0),
+            deadline,
+            |k, _, part| {
+                part.push(space.canonical(holes.xor(k)), 0);
+            },
+        )?;
         Ok(out.keys)
     };
     for k in 0..=total / 2 {
@@ -225,9 +232,16 @@ pub(super) fn parents_of<K: CountKey>(
     space: &Space<K>,
     stop: Stop<'_>,
 ) -> Result<Vec<K>, CountError> {
-    let out = gather::<Bare<K>, _>(Spread, winners, &[], (8.0, 4.0), stop, |w, _, part| {
-        space.for_each_parent(space.unfold(w, pegs), |p| part.push(p, 0));
-    })?;
+    let out = gather::<Bare<K>, _>(
+        Spread,
+        winners,
+        &[],
+        &Forecast::new(8.0, 4.0),
+        stop,
+        |w, _, part| {
+            space.for_each_parent(space.unfold(w, pegs), |p| part.push(p, 0));
+        },
+    )?;
     Ok(out.keys)
 }
 
