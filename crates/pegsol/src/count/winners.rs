@@ -2,7 +2,7 @@
 
 use rayon::prelude::*;
 
-use crate::count::packed::{rank, Bare, Spread};
+use crate::count::packed::{rank, Bare, Part, Spread};
 use crate::count::step::{gather, Forecast, Kept};
 use crate::count::CountError;
 use crate::key::CountKey;
@@ -134,18 +134,10 @@ pub(super) fn self_dual_winners<K: CountKey>(
     };
     // The canonical complements of `keys`, distinct since `keys` are, in rank order.
     let holes = space.layout.holes();
-    let dual = |keys: &[K]| -> Result<Vec<K>, CountError> {
-        let out = gather::<Bare<K>, _>(
-            Spread,
-            keys,
-            &[],
-            &Forecast::new(1.0, 1.0),
-            deadline,
-            |k, _, part| {
-                part.push(space.canonical(holes.xor(k)), 0);
-            },
-        )?;
-        Ok(out.keys)
+    let dual = |keys: &[K]| {
+        gather_keys(keys, &Forecast::new(1.0, 1.0), deadline, |k, part| {
+            part.push(space.canonical(holes.xor(k)), 0);
+        })
     };
     for k in 0..=total / 2 {
         if deadline.passed() {
@@ -232,16 +224,21 @@ pub(super) fn parents_of<K: CountKey>(
     space: &Space<K>,
     stop: Stop<'_>,
 ) -> Result<Vec<K>, CountError> {
-    let out = gather::<Bare<K>, _>(
-        Spread,
-        winners,
-        &[],
-        &Forecast::new(8.0, 4.0),
-        stop,
-        |w, _, part| {
-            space.for_each_parent(space.unfold(w, pegs), |p| part.push(p, 0));
-        },
-    )?;
+    gather_keys(winners, &Forecast::new(8.0, 4.0), stop, |w, part| {
+        space.for_each_parent(space.unfold(w, pegs), |p| part.push(p, 0));
+    })
+}
+
+/// The distinct keys `each` pushes for the keys of `keys`, in [`rank`] order, without counts.
+fn gather_keys<K: CountKey>(
+    keys: &[K],
+    forecast: &Forecast,
+    stop: Stop<'_>,
+    each: impl Fn(K, &mut Part<Bare<K>, Spread>) + Sync,
+) -> Result<Vec<K>, CountError> {
+    let out = gather::<Bare<K>, _>(Spread, keys, &[], forecast, stop, |k, _, part| {
+        each(k, part);
+    })?;
     Ok(out.keys)
 }
 
