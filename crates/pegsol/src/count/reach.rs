@@ -234,23 +234,12 @@ impl<'a, K: CountKey> Levels<'a, K> {
         if self.deadline.passed() {
             return Err(CountError::Timeout);
         }
-        let key_size = std::mem::size_of::<K>();
         // The first steps are small: a margin on a forecast of a few children is nothing.
         let children = (self.level.len() as f64 * self.branching.max(4.0) * 1.2) as usize;
         let distinct = (children as f64 / self.duplication) as usize;
-        // This level and the next stay; the children of a pass sit in their buckets (with a
-        // margin for their growth) and then, summed, in the pass's sorted run and its copy.
-        let fixed = (self.level.len() + distinct) * key_size
-            + if table {
-                Placed::<K>::bytes(distinct)
-            } else {
-                0
-            };
-        let per_child = key_size as f64 * 1.5 + 2.0 * key_size as f64 / self.duplication;
-        // A tenth of the budget is left to the allocator's own keeping (what it holds for
-        // reuse) and to the process: the diamond's d2 -> f8 went 3% past the budget without.
-        let room = (budget - budget / 10).saturating_sub(fixed);
-        let all = (children as f64 * per_child) as usize;
+        let fixed = self.fixed(distinct, table);
+        let room = room(budget, fixed);
+        let all = (children as f64 * child_bytes::<K>(self.duplication)) as usize;
         let needed_passes = all.div_ceil(room.max(1));
         let least = self.least_room.min(all);
         if room < least || needed_passes > BUCKETS {
@@ -325,6 +314,13 @@ impl<'a, K: CountKey> Levels<'a, K> {
         Ok(run)
     }
 
+    /// The bytes that stay through a step: this level, the next one of `next` keys, and that
+    /// one's lookup table where `table` is set.
+    fn fixed(&self, next: usize, table: bool) -> usize {
+        (self.level.len() + next) * std::mem::size_of::<K>()
+            + if table { Placed::<K>::bytes(next) } else { 0 }
+    }
+
     /// How many buckets the next pass of a step may take, measured on the `done` buckets
     /// whose `made` children summed to `next`: children spread evenly over the buckets (their
     /// ranks are), so the passes so far give the rest's children and distinct keys per bucket
@@ -338,7 +334,6 @@ impl<'a, K: CountKey> Levels<'a, K> {
         made: usize,
         done: usize,
     ) -> Result<usize, CountError> {
-        let key_size = std::mem::size_of::<K>();
         let children = made as f64 / done as f64;
         let distinct = next.len() as f64 / done as f64;
         // A twentieth more than the measure for the rest of the level.
@@ -347,12 +342,10 @@ impl<'a, K: CountKey> Levels<'a, K> {
             next.reserve_exact(total - next.len());
         }
         // What `next` holds past `total` is never touched, so never resident.
-        let fixed = (self.level.len() + total) * key_size
-            + if table { Placed::<K>::bytes(total) } else { 0 };
+        let fixed = self.fixed(total, table);
         let duplication = (children / distinct.max(1.0)).max(1.0);
-        let per_bucket = children * (key_size as f64 * 1.5 + 2.0 * key_size as f64 / duplication);
-        let room = (budget - budget / 10).saturating_sub(fixed);
-        let width = (room as f64 / per_bucket.max(1.0)) as usize;
+        let per_bucket = children * child_bytes::<K>(duplication);
+        let width = (room(budget, fixed) as f64 / per_bucket.max(1.0)) as usize;
         if width == 0 {
             return Err(CountError::Memory {
                 level: self.depth as u32 + 1,
@@ -361,6 +354,21 @@ impl<'a, K: CountKey> Levels<'a, K> {
         }
         Ok(width)
     }
+}
+
+/// The bytes a child takes while its pass runs, where `duplication` children make a distinct
+/// key: in its bucket (with a margin for the bucket's growth), then its share of the pass's
+/// sorted run and of its copy.
+fn child_bytes<K>(duplication: f64) -> f64 {
+    let key_size = std::mem::size_of::<K>() as f64;
+    key_size * 1.5 + 2.0 * key_size / duplication
+}
+
+/// The room a step's passes have in `budget` bytes beside the `fixed` ones: a tenth of the
+/// budget is left to the allocator's own keeping and to the process (the diamond's
+/// d2 -> f8 went 3% past the budget without).
+fn room(budget: usize, fixed: usize) -> usize {
+    (budget - budget / 10).saturating_sub(fixed)
 }
 
 /// A symmetry of the board that maps the game onto its dual: it takes the start to the
