@@ -3,11 +3,13 @@
 //!
 //! A board numbers its holes densely (the English board's 33 holes are bits 0 to 32), which
 //! keeps positions small but gives every jump its own shape. Placing hole `(r, c)` at bit
-//! `r * cols + c` instead, when the board's rectangle fits 64 bits, turns every jump direction
-//! into one constant shift: the jumps of a position in one direction are then found for all
-//! holes at once with a few shifts and ands (see [`Layout::for_each_jump`]), with no branch
-//! per candidate jump. Boards too large for that (every board past one word among them)
-//! keep the dense numbering and go jump by jump.
+//! `r * cols + c` instead, when the board's rectangle fits 64 bits (or at `r * a + c * b` for
+//! small `a` and `b` that keep the holes apart within 64 bits, which the diamond and the
+//! Wiegleb cross need), turns every jump direction into one constant shift: the jumps of a
+//! position in one direction are then found for all holes at once with a few shifts and ands
+//! (see [`Layout::for_each_jump`]), with no branch per candidate jump. Boards with no such
+//! placement (every board past one word among them) keep the dense numbering and go jump by
+//! jump.
 
 use crate::bitset::Bits;
 use crate::board::Board;
@@ -70,17 +72,10 @@ impl<K: CountKey> Layout<K> {
     }
 
     fn grid(board: &Board) -> Option<Layout<K>> {
-        let (rows, cols) = board.dimensions();
-        if K::WORDS > 1 || rows * cols > 64 {
+        if K::WORDS > 1 {
             return None;
         }
-        let place: Vec<u32> = (0..board.hole_count())
-            .filter_map(crate::bitset::Hole::new)
-            .map(|h| {
-                let (r, c) = board.coords(h);
-                (r * cols + c) as u32
-            })
-            .collect();
+        let place = grid_places(board)?;
         let mut directions: Vec<Direction> = Vec::new();
         for j in board.jumps() {
             let (f, o, t) = (
@@ -215,6 +210,20 @@ impl<K: CountKey> Layout<K> {
         }
     }
 
+    /// The landing hole of jump slot `i` (empty where the slot holds no jump).
+    pub(crate) fn slot_landing(&self, i: usize) -> K {
+        if self.is_grid() {
+            let d = self.directions[i / 64];
+            let f = (i % 64) as i32;
+            if d.from >> f & 1 == 0 {
+                return K::ZERO;
+            }
+            K::from_low(1 << (f + 2 * d.shift))
+        } else {
+            self.jumps[i].1
+        }
+    }
+
     /// Calls `f(holes, slot)` for every jump legal in `pegs`: the jump's three holes, and
     /// its slot (an index below [`Layout::slots`], for per-jump tables).
     ///
@@ -280,6 +289,47 @@ impl<K: CountKey> Layout<K> {
     }
 }
 
+/// The bit of each hole in a grid layout: hole `(r, c)` at `r * cols + c` where the board's
+/// rectangle fits 64 bits; else at `r * a + c * b` (less the least such bit) for the small
+/// `a` and `b` that keep the holes apart in the fewest bits, if those are at most 64. Any
+/// such linear placement makes each jump direction `(dr, dc)` the one shift `dr * a + dc *
+/// b`: the 41-hole diamond, in a 9 by 9 box, fits 41 bits exactly at `5r + 4c`, and the
+/// 45-hole Wiegleb cross 59 bits at `6r + 5c`.
+fn grid_places(board: &Board) -> Option<Vec<u32>> {
+    let cells: Vec<(usize, usize)> = (0..board.hole_count())
+        .filter_map(crate::bitset::Hole::new)
+        .map(|h| board.coords(h))
+        .collect();
+    let (rows, cols) = board.dimensions();
+    // `least`: the bit of the box's corner, `(0, 0)`, where the rectangle fits (so that the
+    // layouts of those boards stay as they were), else the least hole's.
+    let at = |a: usize, b: usize, corner: bool| -> Option<Vec<u32>> {
+        let bits: Vec<usize> = cells.iter().map(|&(r, c)| r * a + c * b).collect();
+        let least = if corner {
+            0
+        } else {
+            bits.iter().copied().min().unwrap_or(0)
+        };
+        let mut seen = 0u64;
+        for &x in &bits {
+            let x = x - least;
+            if x >= 64 || seen >> x & 1 == 1 {
+                return None;
+            }
+            seen |= 1 << x;
+        }
+        Some(bits.into_iter().map(|x| (x - least) as u32).collect())
+    };
+    if rows * cols <= 64 {
+        return at(cols, 1, true);
+    }
+    // The fewest bits first; a shift of 32 or more would not fit a jump's three bits.
+    (1..32usize)
+        .flat_map(|a| (1..32usize).map(move |b| (a, b)))
+        .filter_map(|(a, b)| at(a, b, false))
+        .min_by_key(|p| p.iter().copied().max().unwrap_or(0))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -293,10 +343,11 @@ mod tests {
             "rect:4x5",
             "english-diagonal",
             "diamond",
+            "wiegleb",
         ] {
             let b = Board::builtin(name).unwrap();
             let layout = Layout::<u64>::of(&b);
-            assert_eq!(layout.is_grid(), name != "diamond", "{name}");
+            assert!(layout.is_grid(), "{name}");
             let dense = Layout::<u64>::dense(&b);
             let mut next = crate::testing::xorshift();
             for _ in 0..300 {
@@ -305,6 +356,9 @@ mod tests {
                 let mut a = Vec::new();
                 layout.for_each_jump(layout.key(pegs), |h, i| {
                     assert_eq!(layout.slot_holes(i), h);
+                    let to = layout.slot_landing(i);
+                    assert_eq!((to.count_ones(), to & layout.key(pegs)), (1, 0));
+                    assert_eq!(to & h, to);
                     a.push(layout.bits(h).raw());
                 });
                 let mut d: Vec<u64> = b

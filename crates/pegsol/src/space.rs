@@ -21,6 +21,10 @@ pub(crate) struct Space<K: CountKey = u64> {
     pub(crate) fold: K,
     /// The layout's highest hole where keys are folded, else empty.
     pub(crate) top: K,
+    /// Whether the group is the identity alone: a key is then the (folded) position itself,
+    /// with no images to compute (most problems with a vacancy and a finish off the
+    /// board's axes, such as the diamond's d2 -> f8).
+    trivial: bool,
 }
 
 impl<K: CountKey> Space<K> {
@@ -48,6 +52,7 @@ impl<K: CountKey> Space<K> {
             Vec::new()
         };
         Space {
+            trivial: canon.order() == 1,
             dense: Dense::new(layout.holes()),
             layout,
             canon,
@@ -119,9 +124,13 @@ impl<K: CountKey> Space<K> {
         }
     }
 
-    /// The [folded](Space::fold) images of a position (see [`Canonicalizer::images`]).
+    /// The [folded](Space::fold) images of a position (see [`Canonicalizer::images`]);
+    /// `None` also where the group is the identity alone, whose one image is the position.
     #[inline]
     pub(crate) fn images_of(&self, pegs: K) -> Option<[u64; WIDE]> {
+        if self.trivial {
+            return None;
+        }
         let images = self.canon.images(Bits(pegs))?;
         Some(if self.fold.is_zero() {
             images
@@ -136,7 +145,11 @@ impl<K: CountKey> Space<K> {
     }
 
     /// The key of a position: its least image, [folded](Space::folded) where keys are.
+    #[inline]
     pub(crate) fn canonical(&self, pegs: K) -> K {
+        if self.trivial {
+            return self.fold(pegs);
+        }
         if !self.fold.is_zero() {
             if let Some(images) = self.images_of(pegs) {
                 return images
@@ -150,6 +163,9 @@ impl<K: CountKey> Space<K> {
 
     /// The number of positions `key` stands for (a key, or a position, folded or not).
     pub(crate) fn orbit(&self, key: K) -> u64 {
+        if self.trivial {
+            return 1;
+        }
         // From the images where there are: a folded image equals the fold of the position
         // only where the symmetry fixes the position (a position and its complement never
         // have as many pegs where keys fold).
@@ -159,15 +175,15 @@ impl<K: CountKey> Space<K> {
         u64::from(self.canon.canonical_and_orbit(Bits(key)).1)
     }
 
-    /// The canonical form of every child of `pegs`: `f(holes of the jump, canonical child)`,
-    /// with the parent's [images](Space::images_of) at hand: a symmetry permutes bits, so the
+    /// The canonical form of every child of `pegs`: `f(holes of the jump, its slot in the
+    /// layout, canonical child)`, with the parent's [images](Space::images_of) at hand: a symmetry permutes bits, so the
     /// child's images are the parent's xor the jump's.
     #[inline]
     pub(crate) fn for_each_child_of(
         &self,
         pegs: K,
         parent: Option<&[u64; WIDE]>,
-        mut f: impl FnMut(K, K),
+        mut f: impl FnMut(K, usize, K),
     ) {
         match parent {
             Some(parent) => self.layout.for_each_jump(
@@ -178,12 +194,13 @@ impl<K: CountKey> Space<K> {
                 |holes, i| {
                     f(
                         holes,
+                        i,
                         K::from_low(Canonicalizer::<K>::least_of(parent, &self.images[i])),
                     );
                 },
             ),
-            None => self.layout.for_each_jump(pegs, |holes, _| {
-                f(holes, self.canonical(pegs.xor(holes)));
+            None => self.layout.for_each_jump(pegs, |holes, i| {
+                f(holes, i, self.canonical(pegs.xor(holes)));
             }),
         }
     }
@@ -205,7 +222,7 @@ impl<K: CountKey> Space<K> {
                 } else {
                     own
                 };
-                self.for_each_child_of(pegs, Some(&parent), |_, key| f(key));
+                self.for_each_child_of(pegs, Some(&parent), |_, _, key| f(key));
             }
             None => self.layout.for_each_jump(pegs, |jump, _| {
                 f(self.canonical(holes.xor(pegs.xor(jump))));

@@ -229,6 +229,9 @@ impl<W: Word> Canonicalizer<W> {
     #[must_use]
     #[inline]
     pub fn canonical_and_orbit(&self, set: Bits<W>) -> (Bits<W>, u32) {
+        if self.count == 0 {
+            return (set, 1);
+        }
         if W::WORDS == 1 && !self.wide.is_empty() {
             let x = set.0.word(0);
             let lanes = self.lanes(x);

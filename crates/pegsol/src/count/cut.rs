@@ -16,8 +16,17 @@ pub(crate) struct Cut<K> {
     /// Function `f`'s tables for word `w` of a key: `tables[f * K::WORDS + w]`.
     pub(super) tables: Vec<[[i64; 256]; 8]>,
     pub(super) floors: Vec<i64>,
+    /// What each jump slot of the layout adds to each function's total (the landing hole's
+    /// weight less the other two's), so that a child's totals are its parent's plus one
+    /// lookup each ([`Cut::keeps_child`]); functions past the last add nothing.
+    steps: Vec<[i64; MAX_CUTS]>,
+    /// [`Cut::floors`] padded with the least total, which every position keeps.
+    padded: [i64; MAX_CUTS],
     key: std::marker::PhantomData<K>,
 }
+
+/// The totals of a position under each function of a [`Cut`] (0 past the last).
+pub(crate) type Totals = [i64; MAX_CUTS];
 
 impl<K: CountKey> Cut<K> {
     /// The stock functions of the board plus one fitted by LP to each finish (up to eight),
@@ -95,6 +104,8 @@ impl<K: CountKey> Cut<K> {
         let mut cut = Cut {
             tables: Vec::new(),
             floors: Vec::new(),
+            steps: Vec::new(),
+            padded: [i64::MIN; MAX_CUTS],
             key: std::marker::PhantomData,
         };
         for f in functions {
@@ -111,25 +122,55 @@ impl<K: CountKey> Cut<K> {
             }
             cut.floors.push(floor_of(&f));
         }
+        assert!(
+            cut.floors.len() <= MAX_CUTS,
+            "at most {MAX_CUTS} pagoda functions"
+        );
+        cut.padded[..cut.floors.len()].copy_from_slice(&cut.floors);
+        cut.steps = (0..layout.slots())
+            .map(|i| {
+                let to = layout.slot_landing(i);
+                let others = layout.slot_holes(i).and_not(to);
+                let (up, down) = (cut.totals(to), cut.totals(others));
+                std::array::from_fn(|f| up[f] - down[f])
+            })
+            .collect();
         cut
+    }
+
+    /// Each function's total of `key` (0 past the last function).
+    #[inline]
+    pub(crate) fn totals(&self, key: K) -> Totals {
+        let mut out = [0; MAX_CUTS];
+        for (total, t) in out.iter_mut().zip(self.tables.chunks_exact(K::WORDS)) {
+            for (w, t) in t.iter().enumerate() {
+                let word = key.word(w);
+                *total += (0..8)
+                    .map(|b| t[b][(word >> (8 * b)) as usize & 0xff])
+                    .sum::<i64>();
+            }
+        }
+        out
+    }
+
+    /// [`Cut::keeps`] of the child that jump slot `slot` (of the layout the cut was built
+    /// for) makes of a position whose [`totals`](Cut::totals) are `parent`: a jump takes
+    /// its two pegs' weights off a total and adds its landing hole's.
+    #[inline]
+    pub(crate) fn keeps_child(&self, parent: &Totals, slot: usize) -> bool {
+        let step = &self.steps[slot];
+        let mut keeps = true;
+        for f in 0..MAX_CUTS {
+            keeps &= parent[f] + step[f] >= self.padded[f];
+        }
+        keeps
     }
 
     /// Whether `key` may still reach a finish as far as these functions tell.
     #[inline]
     pub(crate) fn keeps(&self, key: K) -> bool {
-        self.tables
-            .chunks_exact(K::WORDS)
-            .zip(&self.floors)
-            .all(|(t, &floor)| {
-                let mut total = 0i64;
-                for (w, t) in t.iter().enumerate() {
-                    let word = key.word(w);
-                    total += (0..8)
-                        .map(|b| t[b][(word >> (8 * b)) as usize & 0xff])
-                        .sum::<i64>();
-                }
-                total >= floor
-            })
+        let totals = self.totals(key);
+        (0..MAX_CUTS).all(|f| totals[f] >= self.padded[f])
     }
 }
 
@@ -141,4 +182,47 @@ fn dual_problem<K: CountKey>(problem: &Problem, finish: Bits<K>) -> Option<Probl
     let start = holes.xor(finish).resize();
     let end = Finish::holes(holes.xor(problem.start::<K>()));
     Problem::new(board, start, end).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Board, Pegs};
+
+    /// A child's totals from its parent's and its jump's slot are the child's own, and so is
+    /// the verdict, on grid, skewed-grid and dense layouts, for problems with a finish (the
+    /// fitted function first) and without.
+    #[test]
+    fn a_childs_totals_come_from_its_parents() {
+        let mut next = crate::testing::xorshift();
+        let mut cut_some = 0;
+        for (name, empty, finish) in [
+            ("english", "d4", Some("d4")),
+            ("diamond", "d2", Some("f8")),
+            ("french", "c1", None),
+            ("wiegleb", "e1", Some("e9")),
+        ] {
+            let b = Board::builtin(name).unwrap();
+            let start: Pegs = b.holes().minus(b.hole_set(empty).unwrap());
+            let finish = finish.map_or(Finish::AnyOne, |f| Finish::Holes(b.hole_set(f).unwrap()));
+            let p = Problem::new(&b, start.resize(), finish).unwrap();
+            for layout in [Layout::<u64>::of(&b), Layout::dense(&b)] {
+                let cut = Cut::new(&p, &layout);
+                assert!(!cut.floors.is_empty(), "{name}");
+                for _ in 0..400 {
+                    let pegs = next() & next() & layout.holes();
+                    let totals = cut.totals(pegs);
+                    layout.for_each_jump(pegs, |holes, slot| {
+                        let child = pegs ^ holes;
+                        let own = cut.totals(child);
+                        let step = cut.steps[slot];
+                        assert_eq!(own, std::array::from_fn(|f| totals[f] + step[f]), "{name}");
+                        assert_eq!(cut.keeps_child(&totals, slot), cut.keeps(child), "{name}");
+                        cut_some += usize::from(!cut.keeps(child));
+                    });
+                }
+            }
+        }
+        assert!(cut_some > 100, "{cut_some} children cut");
+    }
 }

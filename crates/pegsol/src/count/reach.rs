@@ -97,18 +97,16 @@ pub(super) fn winnable<K: CountKey>(
         // positions must reach the start's complement, which is the finish; where a symmetry
         // maps it onto its dual, the image of the cut level holds every dual position that
         // reaches the dual finish. `b` is `a` or `a - 1`: the latter is kept aside.
-        forward.advance_to(b, max_memory, 0, true)?;
+        forward.advance_to(b, max_memory, 0)?;
         (b < a)
             .then(|| {
                 let dual = forward.level.clone();
-                let held = dual.len() * key_size + Placed::<K>::bytes(dual.len());
-                forward
-                    .advance_to(a, max_memory, held, false)
-                    .map(|()| dual)
+                let held = dual.len() * key_size;
+                forward.advance_to(a, max_memory, held).map(|()| dual)
             })
             .transpose()?
     } else {
-        forward.advance_to(a, max_memory, 0, false)?;
+        forward.advance_to(a, max_memory, 0)?;
         let held = forward.level.len() * key_size;
         let dual_cut = Cut::dual(problem, finish, &space.layout);
         let mut dual = Levels::new(
@@ -119,7 +117,7 @@ pub(super) fn winnable<K: CountKey>(
             passes,
             deadline,
         );
-        dual.advance_to(b, max_memory, held, true)?;
+        dual.advance_to(b, max_memory, held)?;
         Some(dual.level)
     };
     let forward = forward.level;
@@ -128,6 +126,8 @@ pub(super) fn winnable<K: CountKey>(
         return Ok(false);
     }
     // The forward level, the dual one where it is another, and the table of the dual one.
+    // The steps' passes left none of their room behind (see `Levels::step`), so this is
+    // the peak from here on.
     let needed = (forward.len() + dual.as_ref().map_or(0, Vec::len)) * key_size
         + Placed::<K>::bytes(dual_len);
     if needed > max_memory {
@@ -212,32 +212,32 @@ impl<'a, K: CountKey> Levels<'a, K> {
     }
 
     /// Steps on to level `depth`, within `max_memory` bytes of which `held` are taken
-    /// elsewhere; `table` where that level is to be laid out for the bridge's lookups.
+    /// elsewhere.
     fn advance_to(
         &mut self,
         depth: usize,
         max_memory: usize,
         held: usize,
-        table: bool,
     ) -> Result<(), CountError> {
         while self.depth < depth && !self.level.is_empty() {
-            let last = table && self.depth + 1 == depth;
-            self.step(max_memory.saturating_sub(held), last)?;
+            self.step(max_memory.saturating_sub(held))?;
         }
         Ok(())
     }
 
-    /// The next level, in as many passes over the children as `budget` bytes need, with
-    /// room left for its lookup table where `table` is set: the allocator may keep what the
-    /// passes freed for reuse, and the table is one block beside it. Returns the passes run.
-    fn step(&mut self, budget: usize, table: bool) -> Result<usize, CountError> {
+    /// The next level, in as many passes over the children as `budget` bytes need. Each
+    /// pass's room goes back to the system when it ends (a step's children of a few tens of
+    /// megabytes stay with the allocator, in the tenth of the budget left to it: see
+    /// [`room`]), so what is built after the step (the bridge's lookup table) needs no room
+    /// beside the passes. Returns the passes run.
+    fn step(&mut self, budget: usize) -> Result<usize, CountError> {
         if self.deadline.passed() {
             return Err(CountError::Timeout);
         }
         // The first steps are small: a margin on a forecast of a few children is nothing.
         let children = (self.level.len() as f64 * self.branching.max(4.0) * 1.2) as usize;
         let distinct = (children as f64 / self.duplication) as usize;
-        let fixed = self.fixed(distinct, table);
+        let fixed = self.fixed(distinct);
         let room = room(budget, fixed);
         let all = (children as f64 * child_bytes::<K>(self.duplication)) as usize;
         let needed_passes = all.div_ceil(room.max(1));
@@ -280,11 +280,17 @@ impl<'a, K: CountKey> Levels<'a, K> {
                 |key, _, part| {
                     let k = space.unfold(key, pegs);
                     let images = space.images_of(k);
-                    space.for_each_child_of(k, images.as_ref(), |_, child| {
+                    // The parent's pagoda totals, found for the first child in range.
+                    let mut totals = None;
+                    space.for_each_child_of(k, images.as_ref(), |_, slot, child| {
                         // The cut before the child is pushed: a pass keeps only its range,
-                        // and most of that range's children would be cut once summed.
+                        // and most of that range's children would be cut once summed. It
+                        // reads the child itself, not its key: a symmetry of the group
+                        // fixes the finish, so either reaches it or neither does.
                         if range.contains(&Spread.bucket(child))
-                            && cut.is_none_or(|c| c.keeps(space.unfold(child, pegs - 1)))
+                            && cut.is_none_or(|c| {
+                                c.keeps_child(totals.get_or_insert_with(|| c.totals(k)), slot)
+                            })
                         {
                             part.push(child, 0);
                         }
@@ -301,9 +307,7 @@ impl<'a, K: CountKey> Levels<'a, K> {
                 crate::memory::give_back_free_memory();
             }
             if done < BUCKETS {
-                width = self
-                    .width(budget, table, &mut next, made, done)?
-                    .min(widest);
+                width = self.width(budget, &mut next, made, done)?.min(widest);
             }
         }
         self.branching = made as f64 / self.level.len().max(1) as f64;
@@ -314,11 +318,9 @@ impl<'a, K: CountKey> Levels<'a, K> {
         Ok(run)
     }
 
-    /// The bytes that stay through a step: this level, the next one of `next` keys, and that
-    /// one's lookup table where `table` is set.
-    fn fixed(&self, next: usize, table: bool) -> usize {
+    /// The bytes that stay through a step: this level and the next one of `next` keys.
+    fn fixed(&self, next: usize) -> usize {
         (self.level.len() + next) * std::mem::size_of::<K>()
-            + if table { Placed::<K>::bytes(next) } else { 0 }
     }
 
     /// How many buckets the next pass of a step may take, measured on the `done` buckets
@@ -329,7 +331,6 @@ impl<'a, K: CountKey> Levels<'a, K> {
     fn width(
         &self,
         budget: usize,
-        table: bool,
         next: &mut Vec<K>,
         made: usize,
         done: usize,
@@ -342,7 +343,7 @@ impl<'a, K: CountKey> Levels<'a, K> {
             next.reserve_exact(total - next.len());
         }
         // What `next` holds past `total` is never touched, so never resident.
-        let fixed = self.fixed(total, table);
+        let fixed = self.fixed(total);
         let duplication = (children / distinct.max(1.0)).max(1.0);
         let per_bucket = children * child_bytes::<K>(duplication);
         let width = (room(budget, fixed) as f64 / per_bucket.max(1.0)) as usize;
@@ -462,10 +463,10 @@ mod tests {
             whole.least_room = 0;
             while !whole.level.is_empty() {
                 let parent = whole.clone_level();
-                whole.step(usize::MAX, false).unwrap();
+                whole.step(usize::MAX).unwrap();
                 for budget in (10..22).map(|i| 1usize << i) {
                     let mut part = parent.clone_level();
-                    match part.step(budget, true) {
+                    match part.step(budget) {
                         Ok(passes) => {
                             assert_eq!(
                                 part.level,

@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use rayon::prelude::*;
 
-use crate::bitset::{Bits, Word};
+use crate::bitset::Bits;
 use crate::count::cut::Cut;
 use crate::count::packed::{Child, Narrow, Packed, Part, Ranking, Table, BUCKETS};
 use crate::count::CountError;
@@ -147,10 +147,14 @@ pub(super) fn expand_with<C: Packed, R: Ranking<C::K>>(
             Some(i) => u64::from(canon.orbit_of(i, Bits(space.fold(k)))),
             None => space.orbit(k),
         };
-        space.for_each_child_of(k, images.as_ref(), |holes, child| {
+        // The parent's pagoda totals: each child's are then one lookup a function away.
+        let totals = cut.map(|c| c.totals(k));
+        space.for_each_child_of(k, images.as_ref(), |_, slot, child| {
             any = true;
-            if cut.is_some_and(|c| !c.keeps(k.xor(holes))) {
-                return;
+            if let (Some(c), Some(t)) = (cut, &totals) {
+                if !c.keeps_child(t, slot) {
+                    return;
+                }
             }
             part.push(child, c);
         });
@@ -260,9 +264,7 @@ pub(super) fn gather<C: Packed, R: Ranking<C::K>>(
             let n: usize = pieces.iter().map(Vec::len).sum();
             let mut table = Table::<C, R>::with_capacity((n as f64 * expect) as usize, ranking);
             for piece in pieces {
-                for &c in &piece {
-                    table.add(c)?;
-                }
+                table.add_all(&piece)?;
             }
             Ok(table.into_sorted())
         })

@@ -358,10 +358,16 @@ fn grid_and_dense_layouts_count_alike() {
         ("rect:5x5", "c1", Some("c5")),
         ("rect:4x6", "b2", None),
         ("diagonal 4x4", "b2", None),
+        // A box of 17 by 4 (past 64 bits): laid out at `r * a + c * b`, not `r * 4 + c`.
+        ("tailed 4x4", "b2", None),
     ] {
-        let b = match name.strip_prefix("diagonal ") {
-            Some(_) => Board::parse(name, "lattice: diagonal\noooo\noooo\noooo\noooo\n").unwrap(),
-            None => Board::builtin(name).unwrap(),
+        let b = if name.starts_with("diagonal ") {
+            Board::parse(name, "lattice: diagonal\noooo\noooo\noooo\noooo\n").unwrap()
+        } else if name.starts_with("tailed ") {
+            let tail = "o\n".repeat(13);
+            Board::parse(name, &format!("oooo\noooo\noooo\noooo\n{tail}")).unwrap()
+        } else {
+            Board::builtin(name).unwrap()
         };
         let p = problem(&b, empty, finish);
         assert!(Space::<u64>::new(&p, true).layout.is_grid(), "{name}");
