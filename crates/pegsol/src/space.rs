@@ -176,8 +176,8 @@ impl<K: CountKey> Space<K> {
     }
 
     /// The canonical form of every child of `pegs`: `f(holes of the jump, its slot in the
-    /// layout, canonical child)`, with the parent's [images](Space::images_of) at hand: a symmetry permutes bits, so the
-    /// child's images are the parent's xor the jump's.
+    /// layout, canonical child)`, with the parent's [images](Space::images_of) at hand: a
+    /// symmetry permutes bits, so the child's images are the parent's xor the jump's.
     #[inline]
     pub(crate) fn for_each_child_of(
         &self,
