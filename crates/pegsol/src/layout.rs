@@ -197,30 +197,30 @@ impl<K: CountKey> Layout<K> {
 
     /// The holes (all three) of jump slot `i`.
     pub(crate) fn slot_holes(&self, i: usize) -> K {
-        if self.is_grid() {
-            let d = self.directions[i / 64];
-            let f = (i % 64) as i32;
-            if d.from >> f & 1 == 0 {
-                return K::ZERO;
-            }
-            K::from_low((1u64 << f) | 1 << (f + d.shift) | 1 << (f + 2 * d.shift))
-        } else {
-            let (needs, to) = self.jumps[i];
-            needs.or(to)
-        }
+        let (needs, to) = self.slot(i);
+        needs.or(to)
     }
 
     /// The landing hole of jump slot `i` (empty where the slot holds no jump).
     pub(crate) fn slot_landing(&self, i: usize) -> K {
+        self.slot(i).1
+    }
+
+    /// Jump slot `i` as (the holes that must hold pegs, the landing hole); both empty where
+    /// the slot holds no jump.
+    fn slot(&self, i: usize) -> (K, K) {
         if self.is_grid() {
             let d = self.directions[i / 64];
             let f = (i % 64) as i32;
             if d.from >> f & 1 == 0 {
-                return K::ZERO;
+                return (K::ZERO, K::ZERO);
             }
-            K::from_low(1 << (f + 2 * d.shift))
+            (
+                K::from_low((1u64 << f) | 1 << (f + d.shift)),
+                K::from_low(1 << (f + 2 * d.shift)),
+            )
         } else {
-            self.jumps[i].1
+            self.jumps[i]
         }
     }
 
