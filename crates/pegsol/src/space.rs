@@ -21,10 +21,6 @@ pub(crate) struct Space<K: CountKey = u64> {
     pub(crate) fold: K,
     /// The layout's highest hole where keys are folded, else empty.
     pub(crate) top: K,
-    /// Whether the group is the identity alone: a key is then the (folded) position itself,
-    /// with no images to compute (most problems with a vacancy and a finish off the
-    /// board's axes, such as the diamond's d2 -> f8).
-    trivial: bool,
 }
 
 impl<K: CountKey> Space<K> {
@@ -52,7 +48,6 @@ impl<K: CountKey> Space<K> {
             Vec::new()
         };
         Space {
-            trivial: canon.order() == 1,
             dense: Dense::new(layout.holes()),
             layout,
             canon,
@@ -124,11 +119,19 @@ impl<K: CountKey> Space<K> {
         }
     }
 
+    /// Whether the group is the identity alone: a key is then the (folded) position itself,
+    /// with no images to compute (most problems with a vacancy and a finish off the board's
+    /// axes, such as the diamond's d2 -> f8).
+    #[inline]
+    fn trivial(&self) -> bool {
+        self.canon.order() == 1
+    }
+
     /// The [folded](Space::fold) images of a position (see [`Canonicalizer::images`]);
     /// `None` also where the group is the identity alone, whose one image is the position.
     #[inline]
     pub(crate) fn images_of(&self, pegs: K) -> Option<[u64; WIDE]> {
-        if self.trivial {
+        if self.trivial() {
             return None;
         }
         let images = self.canon.images(Bits(pegs))?;
@@ -147,7 +150,7 @@ impl<K: CountKey> Space<K> {
     /// The key of a position: its least image, [folded](Space::folded) where keys are.
     #[inline]
     pub(crate) fn canonical(&self, pegs: K) -> K {
-        if self.trivial {
+        if self.trivial() {
             return self.fold(pegs);
         }
         if !self.fold.is_zero() {
@@ -163,7 +166,7 @@ impl<K: CountKey> Space<K> {
 
     /// The number of positions `key` stands for (a key, or a position, folded or not).
     pub(crate) fn orbit(&self, key: K) -> u64 {
-        if self.trivial {
+        if self.trivial() {
             return 1;
         }
         // From the images where there are: a folded image equals the fold of the position

@@ -15,13 +15,13 @@ pub(super) const MAX_CUTS: usize = 4;
 pub(crate) struct Cut<K> {
     /// Function `f`'s tables for word `w` of a key: `tables[f * K::WORDS + w]`.
     pub(super) tables: Vec<[[i64; 256]; 8]>,
-    pub(super) floors: Vec<i64>,
+    /// Each function's least total that may still reach a finish; past the last function,
+    /// the least total there is, which every position keeps.
+    floors: [i64; MAX_CUTS],
     /// What each jump slot of the layout adds to each function's total (the landing hole's
     /// weight less the other two's), so that a child's totals are its parent's plus one
     /// lookup each ([`Cut::keeps_child`]); functions past the last add nothing.
     steps: Vec<[i64; MAX_CUTS]>,
-    /// [`Cut::floors`] padded with the least total, which every position keeps.
-    padded: [i64; MAX_CUTS],
     key: std::marker::PhantomData<K>,
 }
 
@@ -103,12 +103,12 @@ impl<K: CountKey> Cut<K> {
         let floor_of = |f: &Pagoda| targets.iter().map(|&t| f.total(t)).min().unwrap_or(0);
         let mut cut = Cut {
             tables: Vec::new(),
-            floors: Vec::new(),
+            floors: [i64::MIN; MAX_CUTS],
             steps: Vec::new(),
-            padded: [i64::MIN; MAX_CUTS],
             key: std::marker::PhantomData,
         };
-        for f in functions {
+        for (n, f) in functions.into_iter().enumerate() {
+            assert!(n < MAX_CUTS, "at most {MAX_CUTS} pagoda functions");
             for word in 0..K::WORDS {
                 let mut table = [[0i64; 256]; 8];
                 for (byte, row) in table.iter_mut().enumerate() {
@@ -120,13 +120,8 @@ impl<K: CountKey> Cut<K> {
                 }
                 cut.tables.push(table);
             }
-            cut.floors.push(floor_of(&f));
+            cut.floors[n] = floor_of(&f);
         }
-        assert!(
-            cut.floors.len() <= MAX_CUTS,
-            "at most {MAX_CUTS} pagoda functions"
-        );
-        cut.padded[..cut.floors.len()].copy_from_slice(&cut.floors);
         cut.steps = (0..layout.slots())
             .map(|i| {
                 let to = layout.slot_landing(i);
@@ -161,7 +156,7 @@ impl<K: CountKey> Cut<K> {
         let step = &self.steps[slot];
         let mut keeps = true;
         for f in 0..MAX_CUTS {
-            keeps &= parent[f] + step[f] >= self.padded[f];
+            keeps &= parent[f] + step[f] >= self.floors[f];
         }
         keeps
     }
@@ -170,7 +165,7 @@ impl<K: CountKey> Cut<K> {
     #[inline]
     pub(crate) fn keeps(&self, key: K) -> bool {
         let totals = self.totals(key);
-        (0..MAX_CUTS).all(|f| totals[f] >= self.padded[f])
+        (0..MAX_CUTS).all(|f| totals[f] >= self.floors[f])
     }
 }
 
@@ -208,7 +203,7 @@ mod tests {
             let p = Problem::new(&b, start.resize(), finish).unwrap();
             for layout in [Layout::<u64>::of(&b), Layout::dense(&b)] {
                 let cut = Cut::new(&p, &layout);
-                assert!(!cut.floors.is_empty(), "{name}");
+                assert!(!cut.tables.is_empty(), "{name}");
                 for _ in 0..400 {
                     let pegs = next() & next() & layout.holes();
                     let totals = cut.totals(pegs);

@@ -148,13 +148,11 @@ pub(super) fn expand_with<C: Packed, R: Ranking<C::K>>(
             None => space.orbit(k),
         };
         // The parent's pagoda totals: each child's are then one lookup a function away.
-        let totals = cut.map(|c| c.totals(k));
+        let cut = cut.map(|cut| (cut, cut.totals(k)));
         space.for_each_child_of(k, images.as_ref(), |_, slot, child| {
             any = true;
-            if let (Some(c), Some(t)) = (cut, &totals) {
-                if !c.keeps_child(t, slot) {
-                    return;
-                }
+            if cut.is_some_and(|(cut, totals)| !cut.keeps_child(&totals, slot)) {
+                return;
             }
             part.push(child, c);
         });
