@@ -56,6 +56,9 @@ pub(crate) struct Layout<K> {
     by_to: Vec<usize>,
     from_start: Vec<usize>,
     by_from: Vec<usize>,
+    /// For one-word keys: per byte of a key, the board's holes each value of the byte
+    /// holds, so that [`Layout::bits`] takes a lookup a byte, not a step a hole.
+    unplace: Vec<[u64; 256]>,
 }
 
 impl<K: CountKey> Layout<K> {
@@ -137,6 +140,22 @@ impl<K: CountKey> Layout<K> {
             to_start.push(by_to.len());
             from_start.push(by_from.len());
         }
+        let unplace = if K::WORDS == 1 {
+            let bytes = place.iter().map(|&b| b as usize / 8 + 1).max().unwrap_or(0);
+            (0..bytes)
+                .map(|k| {
+                    std::array::from_fn(|v| {
+                        place
+                            .iter()
+                            .enumerate()
+                            .filter(|&(_, &b)| b as usize / 8 == k && v >> (b % 8) & 1 == 1)
+                            .fold(0u64, |m, (h, _)| m | 1 << h)
+                    })
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
         Layout {
             place,
             holes,
@@ -146,6 +165,7 @@ impl<K: CountKey> Layout<K> {
             by_to,
             from_start,
             by_from,
+            unplace,
         }
     }
 
@@ -178,6 +198,14 @@ impl<K: CountKey> Layout<K> {
 
     /// A position of this layout as the board's holes.
     pub(crate) fn bits(&self, key: K) -> Bits<K> {
+        if !self.unplace.is_empty() {
+            let x = key.word(0);
+            let mut out = 0u64;
+            for (k, table) in self.unplace.iter().enumerate() {
+                out |= table[(x >> (8 * k) & 255) as usize];
+            }
+            return Bits(K::from_low(out));
+        }
         let mut out = K::ZERO;
         for (h, &b) in self.place.iter().enumerate() {
             let bit = key.word(b as usize / 64) >> (b % 64) & 1;
@@ -353,6 +381,7 @@ mod tests {
             for _ in 0..300 {
                 let pegs = Bits(next() & b.holes().raw());
                 assert_eq!(layout.bits(layout.key(pegs)), pegs);
+                assert_eq!(dense.bits(dense.key(pegs)), pegs);
                 let mut a = Vec::new();
                 layout.for_each_jump(layout.key(pegs), |h, i| {
                     assert_eq!(layout.slot_holes(i), h);
