@@ -36,7 +36,7 @@ use crate::key::CountKey;
 use crate::problem::Problem;
 use crate::space::Space;
 use crate::stop::Stop;
-use crate::symmetry::Canonicalizer;
+use crate::symmetry::{Canonicalizer, WIDE};
 use crate::Pegs;
 
 /// The least room, in bytes, a pass of children may have: below it the passes would be too
@@ -406,6 +406,9 @@ struct Mirror<'a, K: CountKey> {
     canon: Canonicalizer<K>,
     /// The image of each jump slot's holes.
     slots: Vec<K>,
+    /// The group's images of each of those (see [`Space::images_of`]); empty where the
+    /// group has none (the identity alone, or keys past one word).
+    slot_images: Vec<[u64; WIDE]>,
 }
 
 impl<'a, K: CountKey> Mirror<'a, K> {
@@ -415,26 +418,44 @@ impl<'a, K: CountKey> Mirror<'a, K> {
             .symmetries()
             .canonicalizer_placed(&[g], space.layout.place());
         let image = |k: K| canon.image_under(0, Bits(k)).0;
-        let slots = (0..space.layout.slots())
+        let slots: Vec<K> = (0..space.layout.slots())
             .map(|i| image(space.layout.slot_holes(i)))
             .collect();
+        let slot_images = slots
+            .iter()
+            .map(|&k| space.images_of(k))
+            .collect::<Option<Vec<_>>>()
+            .unwrap_or_default();
         Mirror {
             space,
             canon,
             slots,
+            slot_images,
         }
     }
 
     /// The key of `g` of the complement of every child of `pegs`: a symmetry permutes bits
     /// and maps the holes onto themselves, so that is the holes xor the parent's image xor
-    /// the jump's.
+    /// the jump's. Its key is the least of its images under the group, which are likewise
+    /// those of the parent's part xor those of the jump's (so one set of images a parent,
+    /// not one a child).
     #[inline]
     fn for_each_child_complement(&self, pegs: K, mut f: impl FnMut(K)) {
         let holes = self.space.layout.holes();
         let parent = holes.xor(self.canon.image_under(0, Bits(pegs)).0);
-        self.space.layout.for_each_jump(pegs, |_, i| {
-            f(self.space.canonical(parent.xor(self.slots[i])));
-        });
+        match self.space.images_of(parent) {
+            Some(images) if !self.slot_images.is_empty() => {
+                self.space.layout.for_each_jump(pegs, |_, i| {
+                    f(K::from_low(Canonicalizer::<K>::least_of(
+                        &images,
+                        &self.slot_images[i],
+                    )));
+                });
+            }
+            _ => self.space.layout.for_each_jump(pegs, |_, i| {
+                f(self.space.canonical(parent.xor(self.slots[i])));
+            }),
+        }
     }
 }
 
