@@ -141,16 +141,21 @@ impl<K: CountKey> Layout<K> {
             from_start.push(by_from.len());
         }
         let unplace = if K::WORDS == 1 {
+            // The hole at each bit of a key (none where no hole is placed).
             let bytes = place.iter().map(|&b| b as usize / 8 + 1).max().unwrap_or(0);
+            let mut hole_at = vec![0u64; bytes * 8];
+            for (h, &b) in place.iter().enumerate() {
+                hole_at[b as usize] = 1 << h;
+            }
             (0..bytes)
                 .map(|k| {
-                    std::array::from_fn(|v| {
-                        place
-                            .iter()
-                            .enumerate()
-                            .filter(|&(_, &b)| b as usize / 8 == k && v >> (b % 8) & 1 == 1)
-                            .fold(0u64, |m, (h, _)| m | 1 << h)
-                    })
+                    // A byte's holes are those of the byte less its lowest bit, and that bit's.
+                    let mut table = [0u64; 256];
+                    for v in 1..256usize {
+                        table[v] =
+                            table[v & (v - 1)] | hole_at[k * 8 + v.trailing_zeros() as usize];
+                    }
+                    table
                 })
                 .collect()
         } else {
