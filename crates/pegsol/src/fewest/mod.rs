@@ -58,6 +58,7 @@ mod forced;
 mod meet;
 mod moves;
 mod shortest;
+mod sorted;
 mod winning;
 
 #[cfg(test)]

@@ -22,6 +22,7 @@ use crate::width::with_width;
 
 use super::forced::{forced_from, Forced};
 use super::moves::{first_solution, move_count, MoveSolution, MovesOutcome, MovesReport};
+use super::sorted::Sorted;
 
 /// The winning representatives of every level (canonical under `canon`, from
 /// [`group_of`]): from both ends when the finish is one position, else from the forward
@@ -90,7 +91,7 @@ struct Game<'a> {
 struct Sets<K: CountKey> {
     canon: Canonicalizer<K>,
     /// Level `k`: the winning representatives `k` jumps from the start, in increasing order.
-    levels: Winners<K>,
+    levels: Vec<Sorted<K>>,
 }
 
 impl<K: CountKey> Sets<K> {
@@ -102,6 +103,7 @@ impl<K: CountKey> Sets<K> {
             Ok(mut levels) => {
                 // Sorted for binary search, whatever order the counter kept them in.
                 levels.par_iter_mut().for_each(|l| l.sort_unstable());
+                let levels = levels.into_par_iter().map(Sorted::new).collect();
                 Ok(Some(Sets { canon, levels }))
             }
             Err(e) => count_error(e).map(|_| None),
@@ -114,14 +116,14 @@ impl<K: CountKey> Sets<K> {
     fn find_key(&self, start: u32, position: Bits<K>) -> Option<(usize, usize)> {
         let depth = start.checked_sub(position.count())? as usize;
         let key = self.canon.canonical(position).0;
-        let index = self.levels.get(depth)?.binary_search(&key).ok()?;
+        let index = self.levels.get(depth)?.find(&key)?;
         Some((depth, index))
     }
 }
 
 impl<K: CountKey> Levels for Sets<K> {
     fn classes(&self) -> u64 {
-        self.levels.iter().map(|l| l.len() as u64).sum()
+        self.levels.iter().map(|l| l.keys().len() as u64).sum()
     }
 
     fn find(&self, start: u32, position: Pegs) -> Option<(usize, usize)> {
@@ -148,29 +150,44 @@ impl<K: CountKey> Levels for Sets<K> {
 
     fn random_play(&self, board: &Board, start: u32, goal: u32) -> Vec<Vec<f64>> {
         let jumps = board.jumps();
+        let jump_images: Option<Vec<_>> = jumps
+            .iter()
+            .map(|j| self.canon.images(j.holes::<K>()))
+            .collect();
         let mut table: Vec<Vec<f64>> = vec![Vec::new(); self.levels.len()];
         for depth in (0..self.levels.len()).rev() {
             if start - depth as u32 <= goal {
                 // A finish: the game is won on reaching it.
-                table[depth] = vec![1.0; self.levels[depth].len()];
+                table[depth] = vec![1.0; self.levels[depth].keys().len()];
                 continue;
             }
             let (next, odds) = match (self.levels.get(depth + 1), table.get(depth + 1)) {
-                (Some(n), Some(o)) => (n.as_slice(), o.as_slice()),
-                _ => (&[][..], &[][..]),
+                (Some(n), Some(o)) => (Some(n), o.as_slice()),
+                _ => (None, &[][..]),
             };
             // P(p) = the mean of P over p's legal jumps, a losing child counting 0; the
             // symmetries kept map legal jumps onto legal jumps, so P is one per class.
             table[depth] = self.levels[depth]
+                .keys()
                 .par_iter()
                 .map(|&k| {
                     let p = Bits::<K>(k);
+                    // A child's images are its parent's xor its jump's (a symmetry permutes
+                    // holes), where the group has image tables.
+                    let images = jump_images
+                        .as_ref()
+                        .and_then(|each| Some((self.canon.images(p)?, each)));
                     let (mut legal, mut sum) = (0u32, 0.0f64);
-                    for j in jumps {
+                    for (n, j) in jumps.iter().enumerate() {
                         if j.is_legal(p) {
                             legal += 1;
-                            let child = self.canon.canonical(j.apply(p)).0;
-                            if let Ok(i) = next.binary_search(&child) {
+                            let child = match &images {
+                                Some((own, each)) => {
+                                    K::from_low(Canonicalizer::<K>::least_of(own, &each[n]))
+                                }
+                                None => self.canon.canonical(j.apply(p)).0,
+                            };
+                            if let Some(i) = next.and_then(|n| n.find(&child)) {
                                 sum += odds[i];
                             }
                         }
