@@ -23,6 +23,18 @@ pub(super) fn mark(marks: &[AtomicU64], slot: usize) {
     marks[slot / 64].fetch_or(1 << (slot % 64), Ordering::Relaxed);
 }
 
+/// The slots whose bits are set in `marks`, in increasing order.
+pub(super) fn marked_slots(marks: &[AtomicU64]) -> impl Iterator<Item = usize> + '_ {
+    marks.iter().enumerate().flat_map(|(w, bits)| {
+        let mut bits = bits.load(Ordering::Relaxed);
+        std::iter::from_fn(move || {
+            let slot = (bits != 0).then(|| w * 64 + bits.trailing_zeros() as usize);
+            bits &= bits.wrapping_sub(1);
+            slot
+        })
+    })
+}
+
 /// The keys of a level (in [`rank`] order), behind a filter.
 ///
 /// A key's home slot is the top bits of its rank, and the keys are placed in rank order, each
@@ -154,15 +166,7 @@ impl<K: CountKey> Placed<K> {
     /// The keys in the slots whose bits are set in `marks` (a bit per slot), in the level's
     /// order.
     pub(super) fn marked(&self, marks: &[AtomicU64]) -> Vec<K> {
-        let mut out = Vec::new();
-        for (w, bits) in marks.iter().enumerate() {
-            let mut bits = bits.load(Ordering::Relaxed);
-            while bits != 0 {
-                out.push(self.slots[w * 64 + bits.trailing_zeros() as usize]);
-                bits &= bits - 1;
-            }
-        }
-        out
+        marked_slots(marks).map(|s| self.slots[s]).collect()
     }
 
     /// The index in the level of the key in each slot of `slots`, which must be in

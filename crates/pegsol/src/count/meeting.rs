@@ -362,24 +362,13 @@ impl<K: CountKey> Meeting<K> {
                 }
             },
         )?;
-        let dual = match &marks {
-            Some(marks) => {
-                let marked = table.marked(marks);
-                let level = &self.dual_levels()[self.total - self.a - 1];
-                // The marked keys in the level's order: their indices there.
-                let mut at = 0;
-                marked
-                    .iter()
-                    .map(|k| {
-                        while level[at] != *k {
-                            at += 1;
-                        }
-                        at as u32
-                    })
-                    .collect()
-            }
-            None => Vec::new(),
-        };
+        // The marked orbits' indices in the dual level.
+        let dual = marks.as_ref().map_or_else(Vec::new, |marks| {
+            table
+                .indices(lookup::marked_slots(marks))
+                .map(|j| j as u32)
+                .collect()
+        });
         Ok(Bridged {
             solutions: 0,
             forward: parts.concat(),
