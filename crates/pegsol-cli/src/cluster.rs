@@ -135,7 +135,7 @@ pub(crate) fn count(a: &CountArgs) -> Result<u8> {
         };
         let method =
             "a forward count per vacancy on the cluster, every end hole from its last level";
-        return crate::count::every_vacancy_by(&board, &count, method, workers, false, a.json);
+        return crate::vacancies::every_vacancy_by(&board, &count, method, workers, false, a.json);
     }
     let problem = load_any_problem(&a.setup, a.finish.as_deref())?;
     if a.solutions && problem.target_count() != 1 {

@@ -5,7 +5,6 @@ use std::path::Path;
 use anyhow::{bail, Context, Result};
 use pegsol::answer::{CountAnswer, CountUndecided, ProblemView, SolutionsAnswer};
 use pegsol::notation;
-use serde::Serialize;
 
 use crate::cli::Setup;
 use crate::common::{finish_text, load_any_problem, print_json, spinner, UNDECIDED};
@@ -279,7 +278,7 @@ pub(crate) fn failure(e: pegsol::count::CountError) -> anyhow::Error {
 }
 
 /// A count's error with the flag that addresses it: the library names no flags.
-fn advice(e: &pegsol::count::CountError) -> String {
+pub(crate) fn advice(e: &pegsol::count::CountError) -> String {
     use pegsol::count::CountError;
     let fix = match e {
         CountError::Memory { .. } => "raise --max-memory MB, or give --spill DIR",
@@ -381,24 +380,13 @@ pub(crate) fn render_solutions(
     Ok(0)
 }
 
-/// `pegsol count` on one process: the whole game, the solutions alone, or the solutions of
-/// every vacancy (`main` sends `--workers` and `--cluster` to the cluster module).
+/// `pegsol count` on one process: the whole game, or the solutions alone (`main` sends
+/// `--workers` and `--cluster` to the cluster module, `--every-vacancy` to the vacancies one).
 pub(crate) fn dispatch(a: crate::cli::CountArgs) -> Result<u8> {
     let max_memory = (a.max_memory as usize).saturating_mul(1 << 20);
     let timeout = crate::cli::timeout_of(a.timeout)?;
-    match (a.solutions, a.every_vacancy) {
-        (true, true) => every_vacancy(
-            &a.setup.board,
-            a.threads,
-            &pegsol::count::CountOptions {
-                max_memory,
-                spill: a.spill,
-                timeout,
-                ..pegsol::count::CountOptions::default()
-            },
-            a.json,
-        ),
-        (true, false) => solutions(
+    if a.solutions {
+        solutions(
             &a.setup,
             a.finish.as_deref(),
             a.threads,
@@ -409,8 +397,9 @@ pub(crate) fn dispatch(a: crate::cli::CountArgs) -> Result<u8> {
                 ..pegsol::count::CountOptions::default()
             },
             a.json,
-        ),
-        (false, _) => run(
+        )
+    } else {
+        run(
             &a.setup,
             a.finish.as_deref(),
             a.threads,
@@ -422,287 +411,12 @@ pub(crate) fn dispatch(a: crate::cli::CountArgs) -> Result<u8> {
                 ..pegsol::count::CountOptions::default()
             },
             a.json,
-        ),
+        )
     }
-}
-
-/// One row of `count --solutions --every-vacancy`: a vacancy, a single-peg finish of its
-/// position class, and the jump sequences from the one to the other.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-struct VacancyRow {
-    empty: String,
-    finish: String,
-    /// The (vacancy, finish) pairs this row stands for under the board's symmetries.
-    pairs: u64,
-    /// `None` when the vacancy's count ran out of budget (see its `undecided`).
-    solutions: Option<u128>,
-}
-
-/// The whole-game count of one vacancy (finish: one peg anywhere), which gives the solutions
-/// to every end hole at once.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-struct VacancyCount {
-    empty: String,
-    /// The vacancies it stands for.
-    members: Vec<String>,
-    symmetries: usize,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    positions: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    positions_up_to_symmetry: Option<u64>,
-    /// Solutions to one peg anywhere.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    solutions: Option<u128>,
-    millis: u64,
-    /// Why the count stopped, if it did.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    undecided: Option<String>,
-}
-
-/// The answer of `count --solutions --every-vacancy --json`.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-struct EveryVacancyAnswer {
-    board: String,
-    holes: usize,
-    method: &'static str,
-    vacancies: Vec<VacancyCount>,
-    rows: Vec<VacancyRow>,
-    millis: u64,
-    peak_memory_mb: u64,
-}
-
-/// `pegsol count BOARD --solutions --every-vacancy`: the solutions of every single vacancy to
-/// every single-peg finish in its position class, one representative per symmetry class.
-///
-/// Each vacancy class is counted once, forward, with the finish "one peg anywhere": the last
-/// level holds every end hole with its path count, so one count answers the whole row (a
-/// meeting in the middle per finish would build as many levels for each finish). Counts
-/// spill to `options.spill` as the whole-game count does.
-pub(crate) fn every_vacancy(
-    board: &str,
-    threads: Option<u16>,
-    options: &pegsol::count::CountOptions,
-    json: bool,
-) -> Result<u8> {
-    let board = std::sync::Arc::new(crate::common::load_any_board(board)?);
-    let threads = threads.map_or_else(rayon::current_num_threads, usize::from);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .context("cannot start the worker threads")?;
-    let count = |problem: &pegsol::Problem| {
-        pool.install(|| pegsol::count::count_with(problem, options, &|_| {}))
-            .map(Some)
-    };
-    let method = "a forward count per vacancy, every end hole from its last level";
-    every_vacancy_by(&board, &count, method, threads, true, json)
-}
-
-/// A vacancy's whole count (finish: one peg anywhere), `Ok(None)` on a process of a cluster
-/// that does not answer.
-pub(crate) type VacancyCounter<'a> = dyn Fn(
-        &pegsol::Problem,
-    ) -> std::result::Result<Option<pegsol::count::Count>, pegsol::count::CountError>
-    + 'a;
-
-/// [`every_vacancy`] with each vacancy counted by `count`, on one process or on a cluster
-/// (where every process runs the same vacancies in the same order, and the one that gets the
-/// counts prints the table; `method` says how and `threads` how many counted). A spinner
-/// names the vacancy being counted where `shows_progress`.
-pub(crate) fn every_vacancy_by(
-    board: &std::sync::Arc<pegsol::Board>,
-    count: &VacancyCounter<'_>,
-    method: &'static str,
-    threads: usize,
-    shows_progress: bool,
-    json: bool,
-) -> Result<u8> {
-    let mut answers = true;
-    let (vacancies, pairs) = pegsol::catalog::problems(board, pegsol::catalog::Finishes::Single);
-    let classes = board.classes();
-    let began = std::time::Instant::now();
-    // Vacancies whose class is that of some single peg: the others cannot end with one.
-    let todo: Vec<_> = vacancies
-        .iter()
-        .filter(|v| {
-            let start: pegsol::Pegs = board.holes().without(v.hole);
-            board
-                .each_hole()
-                .any(|h| classes.class_of_hole(h) == classes.class_of(start))
-        })
-        .collect();
-    // On a cluster each count shows its own spinner.
-    let bar = if shows_progress {
-        crate::common::spinner("counting every vacancy")
-    } else {
-        None
-    };
-    let (mut counts, mut rows) = (Vec::new(), Vec::new());
-    for (k, v) in todo.iter().enumerate() {
-        let label = board.label(v.hole);
-        if let Some(bar) = &bar {
-            bar.set_message(format!(
-                "counting: vacancy {} of {}, {label}",
-                k + 1,
-                todo.len()
-            ));
-        }
-        let start = board.holes().without(v.hole);
-        let problem = pegsol::Problem::new(board.clone(), start, pegsol::Finish::AnyOne)?;
-        let started = std::time::Instant::now();
-        let Some(result) = count(&problem).transpose() else {
-            // Another process of the cluster answers.
-            answers = false;
-            continue;
-        };
-        let millis = started.elapsed().as_millis() as u64;
-        let mut entry = VacancyCount {
-            empty: label.clone(),
-            members: v.members.iter().map(|&h| board.label(h)).collect(),
-            symmetries: 0,
-            positions: None,
-            positions_up_to_symmetry: None,
-            solutions: None,
-            millis,
-            undecided: None,
-        };
-        let finishes = match result {
-            Ok(c) => {
-                entry.symmetries = c.symmetries;
-                entry.positions = Some(c.positions());
-                entry.positions_up_to_symmetry = Some(c.classes());
-                entry.solutions = Some(c.solutions);
-                Some(c.finishes)
-            }
-            // A vacancy past the budget is reported and the table goes on.
-            Err(
-                e @ (pegsol::count::CountError::Memory { .. } | pegsol::count::CountError::Timeout),
-            ) => {
-                entry.undecided = Some(advice(&e));
-                None
-            }
-            Err(e) => return Err(failure(e).context(format!("vacancy {label}"))),
-        };
-        for p in pairs.iter().filter(|p| p.empty == v.hole) {
-            let Some(f) = p.finish else { continue };
-            if classes.class_of_hole(f) != classes.class_of(start) {
-                continue;
-            }
-            // Every finish of the class has as many solutions (the vacancy's symmetries map
-            // one onto the other); the count lists each, and they are checked to agree.
-            let solutions = match &finishes {
-                Some(list) => {
-                    let of = |h: pegsol::Hole| {
-                        list.iter()
-                            .find(|(b, _)| *b == h.bit())
-                            .map_or(0, |&(_, n)| n)
-                    };
-                    let n = of(f);
-                    if p.finish_class.iter().any(|&g| of(g) != n) {
-                        return Err(pegsol::Error::Internal(
-                            "symmetric finishes with different solution counts",
-                        )
-                        .into());
-                    }
-                    Some(n)
-                }
-                None => None,
-            };
-            rows.push(VacancyRow {
-                empty: label.clone(),
-                finish: board.label(f),
-                pairs: p.equivalent,
-                solutions,
-            });
-        }
-        counts.push(entry);
-    }
-    if let Some(bar) = &bar {
-        bar.finish_and_clear();
-    }
-    if !answers {
-        return Ok(0);
-    }
-    let answer = EveryVacancyAnswer {
-        board: board.name().to_string(),
-        holes: board.hole_count(),
-        method,
-        vacancies: counts,
-        rows,
-        millis: began.elapsed().as_millis() as u64,
-        peak_memory_mb: pegsol::count::peak_memory_mb(),
-    };
-    let code = if answer.vacancies.iter().any(|v| v.undecided.is_some()) {
-        UNDECIDED
-    } else {
-        0
-    };
-    if json {
-        print_json(&answer);
-        return Ok(code);
-    }
-    println!(
-        "board {} ({} holes): solutions from every single vacancy to every single-peg finish of its class (one row per symmetry class; pairs: how many it stands for)",
-        answer.board, answer.holes
-    );
-    println!(
-        "{:<7} {:<7} {:>5} {:>30}",
-        "empty", "finish", "pairs", "solutions"
-    );
-    for r in &answer.rows {
-        match r.solutions {
-            Some(s) => println!(
-                "{:<7} {:<7} {:>5} {:>30}",
-                r.empty,
-                r.finish,
-                r.pairs,
-                group_digits(s)
-            ),
-            None => println!(
-                "{:<7} {:<7} {:>5} {:>30}",
-                r.empty, r.finish, r.pairs, "undecided"
-            ),
-        }
-    }
-    println!("per vacancy (the whole game from it, one peg anywhere):");
-    println!(
-        "{:<7} {:>4} {:>16} {:>16} {:>30} {:>9}",
-        "empty", "sym", "positions", "up to symmetry", "solutions", "seconds"
-    );
-    for v in &answer.vacancies {
-        match (
-            &v.undecided,
-            v.positions,
-            v.positions_up_to_symmetry,
-            v.solutions,
-        ) {
-            (None, Some(p), Some(c), Some(s)) => println!(
-                "{:<7} {:>4} {:>16} {:>16} {:>30} {:>9.1}",
-                v.empty,
-                v.symmetries,
-                group_digits(u128::from(p)),
-                group_digits(u128::from(c)),
-                group_digits(s),
-                v.millis as f64 / 1000.0
-            ),
-            (why, ..) => println!(
-                "{:<7} undecided within budget: {}",
-                v.empty,
-                why.as_deref().unwrap_or("")
-            ),
-        }
-    }
-    println!(
-        "{} vacancies in {:.1} s on {threads} threads, peak memory {} MB",
-        answer.vacancies.len(),
-        answer.millis as f64 / 1000.0,
-        answer.peak_memory_mb
-    );
-    Ok(code)
 }
 
 /// `n` with commas between groups of three digits.
-fn group_digits(n: u128) -> String {
+pub(crate) fn group_digits(n: u128) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() * 4 / 3);
     for (i, c) in digits.chars().enumerate() {

@@ -31,6 +31,7 @@ mod replay;
 mod serve;
 mod show;
 mod solve;
+mod vacancies;
 mod verify;
 
 use cli::{Cli, Command};
@@ -172,6 +173,7 @@ fn run(cli: Cli) -> Result<u8> {
         Command::Count(args) if args.workers.is_some() || args.cluster.is_some() => {
             cluster::count(&args)
         }
+        Command::Count(args) if args.solutions && args.every_vacancy => vacancies::dispatch(args),
         Command::Count(args) => count::dispatch(args),
         Command::ClusterLocal { processes, command } => cluster::local(processes, &command),
         Command::Show {

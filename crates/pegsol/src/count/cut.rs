@@ -35,8 +35,17 @@ impl<K: CountKey> Cut<K> {
     /// one position, its [`Pagoda::pruning`] function first. Its tables read keys of the
     /// board's [`Layout`], as a count keeps them.
     pub(crate) fn new(problem: &Problem, layout: &Layout<K>) -> Cut<K> {
+        Cut::for_targets(problem, &problem.targets(), layout)
+    }
+
+    /// [`Cut::new`] for the finishes `targets` in place of the problem's own (a subset of
+    /// them that the start can reach, say: its position class's).
+    pub(crate) fn for_targets(
+        problem: &Problem,
+        targets: &[crate::Pegs],
+        layout: &Layout<K>,
+    ) -> Cut<K> {
         let board = problem.board();
-        let targets: &[crate::Pegs] = &problem.targets();
         let mut functions = Pagoda::library(board);
         if targets.len() <= 8 {
             functions.extend(

@@ -56,6 +56,41 @@ pub(super) struct Placed<K> {
     filter_shift: u32,
 }
 
+/// The index in its level of the key in any slot of a [`Placed`] table, in constant time:
+/// per 64 slots, a bit for each that holds a key, and the keys in the slots before them
+/// (16 bytes per 64 slots, where [`Placed::indices`] walks the slots).
+pub(super) struct Ranks(Vec<[u64; 2]>);
+
+impl Ranks {
+    /// The ranks of `table`'s slots.
+    pub(super) fn of<K: CountKey>(table: &Placed<K>) -> Ranks {
+        let mut before = 0u64;
+        Ranks(
+            table
+                .slots
+                .chunks(64)
+                .map(|run| {
+                    let held = run
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, &k)| k != K::FREE)
+                        .fold(0u64, |bits, (i, _)| bits | 1 << i);
+                    let entry = [held, before];
+                    before += u64::from(held.count_ones());
+                    entry
+                })
+                .collect(),
+        )
+    }
+
+    /// The index in the level of the key in `slot`, which must hold one.
+    #[inline]
+    pub(super) fn index(&self, slot: usize) -> usize {
+        let [held, before] = self.0[slot / 64];
+        before as usize + (held & ((1u64 << (slot % 64)) - 1)).count_ones() as usize
+    }
+}
+
 impl<K: CountKey> Placed<K> {
     /// The table of `keys`, which must be in [`rank`] order.
     pub(super) fn new(keys: &[K]) -> Placed<K> {
@@ -222,6 +257,9 @@ mod tests {
             assert!(slots.windows(2).all(|w| w[0] < w[1]));
             let indices: Vec<usize> = table.indices(slots.iter().copied()).collect();
             assert_eq!(indices, (0..keys.len()).collect::<Vec<_>>());
+            let ranks = Ranks::of(&table);
+            let ranked: Vec<usize> = slots.iter().map(|&s| ranks.index(s)).collect();
+            assert_eq!(ranked, indices);
             // Every third key marked reads back in the level's order.
             let m = marks(table.slots());
             for &s in slots.iter().step_by(3) {

@@ -46,6 +46,7 @@ mod reach;
 #[cfg(feature = "cluster")]
 mod runs;
 mod step;
+mod vacancies;
 mod winners;
 
 #[cfg(test)]
@@ -70,6 +71,7 @@ use crate::width::with_width;
 pub use crate::spill::{remove_scratch_of, SCRATCH_PREFIX};
 #[cfg(feature = "cluster")]
 pub use cluster::{count_cluster, Cluster, ClusterCount};
+pub use vacancies::{vacancy_solutions, VacancySide, VacancyTable};
 
 /// Figures for one jump level.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

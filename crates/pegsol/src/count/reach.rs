@@ -23,14 +23,15 @@
 //! answer is the full count's (a test checks it against the solution count, and the catalog's
 //! against brute force); a winning line then comes from the full methods.
 
+use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::bitset::Bits;
 use crate::count::cut::Cut;
 use crate::count::lookup::Placed;
 use crate::count::meeting::look_up_all;
-use crate::count::packed::{Bare, Ranking, Spread, BUCKETS};
-use crate::count::step::{gather, Forecast};
+use crate::count::packed::{Bare, Child, Narrow, Packed, Ranking, Spread, BUCKETS};
+use crate::count::step::{gather, Expanded, Forecast};
 use crate::count::CountError;
 use crate::key::CountKey;
 use crate::problem::Problem;
@@ -82,7 +83,7 @@ pub(super) fn winnable<K: CountKey>(
     let dual_pegs = holes.count_ones() - finish.count();
     let cut = Cut::new(problem, &space.layout);
     let key_size = std::mem::size_of::<K>();
-    let mut forward = Levels::new(&space, start, pegs, Some(&cut), passes, deadline);
+    let mut forward = Levels::new(&space, start, pegs, Some(&cut), passes, deadline, false);
     // A symmetry `g` that maps the game onto its dual makes dual level `b` the image of
     // forward level `b`, and the bridge looks up `g` of each child's complement in the
     // forward level (see `Mirror`).
@@ -116,6 +117,7 @@ pub(super) fn winnable<K: CountKey>(
             dual_cut.as_ref(),
             passes,
             deadline,
+            false,
         );
         dual.advance_to(b, max_memory, held)?;
         Some(dual.level)
@@ -158,13 +160,17 @@ pub(super) fn winnable<K: CountKey>(
     Ok(found.into_inner())
 }
 
-/// One side's levels, the last alone kept.
-struct Levels<'a, K: CountKey> {
+/// One side's levels, the last alone kept, with its path counts where they are counted.
+pub(super) struct Levels<'a, K: CountKey> {
     space: &'a Space<K>,
     /// Representatives of the last level, in [`rank`](super::packed::rank) order.
-    level: Vec<K>,
+    pub(super) level: Vec<K>,
+    /// Their path counts (as in [`levels_counted`](super::meeting::levels_counted)), or
+    /// nothing where paths are not counted.
+    pub(super) counts: Vec<u128>,
+    counted: bool,
     /// Its depth, and the pegs of its positions.
-    depth: usize,
+    pub(super) depth: usize,
     pegs: u32,
     cut: Option<&'a Cut<K>>,
     /// Children the cut kept per parent, and per distinct child, in the last step: they
@@ -180,17 +186,22 @@ struct Levels<'a, K: CountKey> {
 }
 
 impl<'a, K: CountKey> Levels<'a, K> {
-    fn new(
+    /// The levels from `start` (the key of a position with `pegs` pegs), cut by `cut`, with
+    /// path counts where `counted`.
+    pub(super) fn new(
         space: &'a Space<K>,
         start: K,
         pegs: u32,
         cut: Option<&'a Cut<K>>,
         passes: usize,
         deadline: Stop<'a>,
+        counted: bool,
     ) -> Levels<'a, K> {
         Levels {
             space,
             level: vec![start],
+            counts: if counted { vec![1] } else { Vec::new() },
+            counted,
             depth: 0,
             pegs,
             cut,
@@ -207,13 +218,14 @@ impl<'a, K: CountKey> Levels<'a, K> {
     fn clone_level(&self) -> Levels<'a, K> {
         Levels {
             level: self.level.clone(),
+            counts: self.counts.clone(),
             ..*self
         }
     }
 
     /// Steps on to level `depth`, within `max_memory` bytes of which `held` are taken
     /// elsewhere.
-    fn advance_to(
+    pub(super) fn advance_to(
         &mut self,
         depth: usize,
         max_memory: usize,
@@ -239,7 +251,7 @@ impl<'a, K: CountKey> Levels<'a, K> {
         let distinct = (children as f64 / self.duplication) as usize;
         let fixed = self.fixed(distinct);
         let room = room(budget, fixed);
-        let all = (children as f64 * child_bytes::<K>(self.duplication)) as usize;
+        let all = (children as f64 * self.child_bytes(self.duplication)) as usize;
         let needed_passes = all.div_ceil(room.max(1));
         let least = self.least_room.min(all);
         if room < least || needed_passes > BUCKETS {
@@ -251,8 +263,9 @@ impl<'a, K: CountKey> Levels<'a, K> {
         let passes = needed_passes.max(self.passes).min(BUCKETS);
         // The most buckets a pass may take: the fewest passes asked for (tests ask for more).
         let widest = BUCKETS / self.passes.clamp(1, BUCKETS);
-        let (space, pegs, cut) = (self.space, self.pegs, self.cut);
         let mut next: Vec<K> = Vec::with_capacity(distinct);
+        let mut next_counts: Vec<u128> =
+            Vec::with_capacity(if self.counted { distinct } else { 0 });
         let mut made = 0;
         // The first pass takes the forecast's share of the buckets; each later one as many
         // as fit by what the passes before measured (see `Levels::width`).
@@ -271,34 +284,10 @@ impl<'a, K: CountKey> Levels<'a, K> {
                 duplication: self.duplication,
                 buckets: range.clone(),
             };
-            let out = gather::<Bare<K>, _>(
-                Spread,
-                &self.level,
-                &[],
-                &forecast,
-                self.deadline,
-                |key, _, part| {
-                    let k = space.unfold(key, pegs);
-                    let images = space.images_of(k);
-                    // The parent's pagoda totals, found for the first child in range.
-                    let mut totals = None;
-                    space.for_each_child_of(k, images.as_ref(), |_, slot, child| {
-                        // The cut before the child is pushed: a pass keeps only its range,
-                        // and most of that range's children would be cut once summed. It
-                        // reads the child itself, not its key: a symmetry of the group
-                        // fixes the finish, so either reaches it or neither does.
-                        if range.contains(&Spread.bucket(child))
-                            && cut.is_none_or(|c| {
-                                c.keeps_child(totals.get_or_insert_with(|| c.totals(k)), slot)
-                            })
-                        {
-                            part.push(child, 0);
-                        }
-                    });
-                },
-            )?;
+            let out = self.pass(&range, &forecast)?;
             made += out.children;
             next.extend_from_slice(&out.keys);
+            next_counts.extend_from_slice(&out.counts);
             drop(out);
             done = range.end;
             if all > self.least_room {
@@ -307,20 +296,92 @@ impl<'a, K: CountKey> Levels<'a, K> {
                 crate::memory::give_back_free_memory();
             }
             if done < BUCKETS {
-                width = self.width(budget, &mut next, made, done)?.min(widest);
+                width = self
+                    .width(budget, (&mut next, &mut next_counts), made, done)?
+                    .min(widest);
             }
         }
         self.branching = made as f64 / self.level.len().max(1) as f64;
         self.duplication = (made as f64 / next.len().max(1) as f64).max(1.0);
         self.level = next;
+        self.counts = next_counts;
         self.depth += 1;
         self.pegs -= 1;
         Ok(run)
     }
 
+    /// The children of this level in the buckets `range` (see [`Levels::step`]), summed; with
+    /// path counts in 64 bits where they fit, else in 128.
+    fn pass(&self, range: &Range<usize>, forecast: &Forecast) -> Result<Expanded<K>, CountError> {
+        if !self.counted {
+            return self.pass_as::<Bare<K>>(range, forecast);
+        }
+        if self.counts.iter().all(|&c| c <= u128::from(u64::MAX)) {
+            match self.pass_as::<Narrow<K>>(range, forecast) {
+                Err(CountError::Overflow) => {}
+                done => return done,
+            }
+        }
+        self.pass_as::<Child<K>>(range, forecast)
+    }
+
+    /// [`Levels::pass`] with children packed as `C`.
+    fn pass_as<C: Packed<K = K>>(
+        &self,
+        range: &Range<usize>,
+        forecast: &Forecast,
+    ) -> Result<Expanded<K>, CountError> {
+        let (space, pegs, cut) = (self.space, self.pegs, self.cut);
+        gather::<C, _>(
+            Spread,
+            &self.level,
+            &self.counts,
+            forecast,
+            self.deadline,
+            |key, count, part| {
+                let k = space.unfold(key, pegs);
+                let images = space.images_of(k);
+                // The parent's pagoda totals, found for the first child in range.
+                let mut totals = None;
+                space.for_each_child_of(k, images.as_ref(), |_, slot, child| {
+                    // The cut before the child is pushed: a pass keeps only its range,
+                    // and most of that range's children would be cut once summed. It
+                    // reads the child itself, not its key: a symmetry of the group
+                    // fixes the finish, so either reaches it or neither does.
+                    if range.contains(&Spread.bucket(child))
+                        && cut.is_none_or(|c| {
+                            c.keeps_child(totals.get_or_insert_with(|| c.totals(k)), slot)
+                        })
+                    {
+                        part.push(child, count);
+                    }
+                });
+            },
+        )
+    }
+
+    /// The bytes a stored representative takes: its key, and its path count where counted.
+    fn entry_bytes(&self) -> usize {
+        std::mem::size_of::<K>() + if self.counted { 16 } else { 0 }
+    }
+
     /// The bytes that stay through a step: this level and the next one of `next` keys.
     fn fixed(&self, next: usize) -> usize {
-        (self.level.len() + next) * std::mem::size_of::<K>()
+        (self.level.len() + next) * self.entry_bytes()
+    }
+
+    /// The bytes a child takes while its pass runs, where `duplication` children make a
+    /// distinct key: in its bucket (with a margin for the bucket's growth), then its share of
+    /// the pass's sorted run and of its copy. A counted child is reckoned at 64 bits of count:
+    /// a pass whose sums pass them is redone wider, after the narrow one is gone.
+    fn child_bytes(&self, duplication: f64) -> f64 {
+        let key_size = std::mem::size_of::<K>() as f64;
+        let child = if self.counted {
+            std::mem::size_of::<Narrow<K>>() as f64
+        } else {
+            key_size
+        };
+        child * 1.5 + 2.0 * self.entry_bytes() as f64 / duplication
     }
 
     /// How many buckets the next pass of a step may take, measured on the `done` buckets
@@ -331,7 +392,7 @@ impl<'a, K: CountKey> Levels<'a, K> {
     fn width(
         &self,
         budget: usize,
-        next: &mut Vec<K>,
+        (next, next_counts): (&mut Vec<K>, &mut Vec<u128>),
         made: usize,
         done: usize,
     ) -> Result<usize, CountError> {
@@ -342,10 +403,13 @@ impl<'a, K: CountKey> Levels<'a, K> {
         if total > next.capacity() {
             next.reserve_exact(total - next.len());
         }
+        if self.counted && total > next_counts.capacity() {
+            next_counts.reserve_exact(total - next_counts.len());
+        }
         // What `next` holds past `total` is never touched, so never resident.
         let fixed = self.fixed(total);
         let duplication = (children / distinct.max(1.0)).max(1.0);
-        let per_bucket = children * child_bytes::<K>(duplication);
+        let per_bucket = children * self.child_bytes(duplication);
         let width = (room(budget, fixed) as f64 / per_bucket.max(1.0)) as usize;
         if width == 0 {
             return Err(CountError::Memory {
@@ -355,14 +419,6 @@ impl<'a, K: CountKey> Levels<'a, K> {
         }
         Ok(width)
     }
-}
-
-/// The bytes a child takes while its pass runs, where `duplication` children make a distinct
-/// key: in its bucket (with a margin for the bucket's growth), then its share of the pass's
-/// sorted run and of its copy.
-fn child_bytes<K>(duplication: f64) -> f64 {
-    let key_size = std::mem::size_of::<K>() as f64;
-    key_size * 1.5 + 2.0 * key_size / duplication
 }
 
 /// The room a step's passes have in `budget` bytes beside the `fixed` ones: a tenth of the
@@ -469,18 +525,25 @@ mod tests {
     /// one pass, on every step of every single-vacancy game of a board, for budgets from
     /// too small to ample; the passes' widths vary (some steps take more passes than the
     /// forecast planned, or fewer), and a budget too small is a memory error, never a level
-    /// with buckets missing.
+    /// with buckets missing; with path counts too, which come out the same.
     #[test]
     fn passes_sized_by_measure_make_the_same_levels() {
         let b = Board::builtin("rect:4x5").unwrap();
         let (mut several, mut refused) = (0, 0);
-        for v in b.each_hole() {
+        for (v, counted) in b.each_hole().flat_map(|v| [(v, false), (v, true)]) {
             let start: Pegs = b.holes::<u64>().without(v).resize();
             let p = Problem::new(&b, start, crate::Finish::AnyOne).unwrap();
             let space = Space::<u64>::folded(&p, true);
             let pegs = p.start::<u64>().count();
-            let mut whole =
-                Levels::new(&space, space.key(p.start()), pegs, None, 1, Stop::default());
+            let mut whole = Levels::new(
+                &space,
+                space.key(p.start()),
+                pegs,
+                None,
+                1,
+                Stop::default(),
+                counted,
+            );
             whole.least_room = 0;
             while !whole.level.is_empty() {
                 let parent = whole.clone_level();
@@ -490,11 +553,15 @@ mod tests {
                     match part.step(budget) {
                         Ok(passes) => {
                             assert_eq!(
-                                part.level,
-                                whole.level,
+                                (&part.level, &part.counts),
+                                (&whole.level, &whole.counts),
                                 "{} depth {}",
                                 b.label(v),
                                 part.depth
+                            );
+                            assert_eq!(
+                                part.counts.len(),
+                                if counted { part.level.len() } else { 0 }
                             );
                             several += usize::from(passes > 2);
                         }
