@@ -17,15 +17,7 @@ pub(crate) fn run(
     json: bool,
 ) -> Result<u8> {
     let pagoda = options.pagoda;
-    if let Some(dir) = &options.spill {
-        if !dir.is_dir() {
-            bail!(
-                "--spill {}: no such directory; create it or choose another",
-                dir.display()
-            );
-        }
-        remove_scratch_on_signal(dir)?;
-    }
+    prepare_spill(options.spill.as_deref())?;
     let problem = load_any_problem(setup, finish)?;
     let threads = threads.map_or_else(rayon::current_num_threads, usize::from);
     let pool = rayon::ThreadPoolBuilder::new()
@@ -266,6 +258,21 @@ pub(crate) fn remove_scratch_on_signal(dir: &Path) -> Result<()> {
     let dir = dir.to_path_buf();
     ctrlc::set_handler(move || remove_and_exit(&dir, 130))
         .context("cannot install the signal handler that removes scratch files")
+}
+
+/// Checks that the `--spill` directory, if any, exists, and has the scratch files a count
+/// makes there removed on Ctrl-C or SIGTERM.
+pub(crate) fn prepare_spill(spill: Option<&Path>) -> Result<()> {
+    if let Some(dir) = spill {
+        if !dir.is_dir() {
+            bail!(
+                "--spill {}: no such directory; create it or choose another",
+                dir.display()
+            );
+        }
+        remove_scratch_on_signal(dir)?;
+    }
+    Ok(())
 }
 
 /// A count's error for `main`: an internal one as the library's typed error (exit 70), the

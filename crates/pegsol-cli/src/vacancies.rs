@@ -1,11 +1,11 @@
 //! `pegsol count BOARD --solutions --every-vacancy`: the solutions of every single vacancy to
 //! every single-peg finish, on one process or on a cluster.
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use serde::Serialize;
 
 use crate::common::{print_json, spinner, UNDECIDED};
-use crate::count::{advice, failure, group_digits, remove_scratch_on_signal};
+use crate::count::{advice, failure, group_digits, prepare_spill};
 
 /// `pegsol count BOARD --solutions --every-vacancy` on one process.
 pub(crate) fn dispatch(a: crate::cli::CountArgs) -> Result<u8> {
@@ -83,15 +83,7 @@ pub(crate) fn every_vacancy(
     options: &pegsol::count::CountOptions,
     json: bool,
 ) -> Result<u8> {
-    if let Some(dir) = &options.spill {
-        if !dir.is_dir() {
-            bail!(
-                "--spill {}: no such directory; create it or choose another",
-                dir.display()
-            );
-        }
-        remove_scratch_on_signal(dir)?;
-    }
+    prepare_spill(options.spill.as_deref())?;
     let board = std::sync::Arc::new(crate::common::load_any_board(board)?);
     let threads = threads.map_or_else(rayon::current_num_threads, usize::from);
     let pool = rayon::ThreadPoolBuilder::new()
